@@ -1,0 +1,16 @@
+# Cortex-M cross build with Debian's gcc-arm-none-eabi. TIGRIS_ARM_CPU_FLAGS
+# comes from the preset (one per board: M4, M7, M55).
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR arm)
+set(CMAKE_C_COMPILER arm-none-eabi-gcc)
+set(CMAKE_CXX_COMPILER arm-none-eabi-g++)
+set(CMAKE_ASM_COMPILER arm-none-eabi-gcc)
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+set(TIGRIS_ARM_CPU_FLAGS "" CACHE STRING "CPU flags for the Cortex-M core")
+set(CMAKE_C_FLAGS_INIT "${TIGRIS_ARM_CPU_FLAGS} -ffunction-sections -fdata-sections")
+set(CMAKE_CXX_FLAGS_INIT "${TIGRIS_ARM_CPU_FLAGS} -ffunction-sections -fdata-sections")
+set(CMAKE_ASM_FLAGS_INIT "${TIGRIS_ARM_CPU_FLAGS}")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "${TIGRIS_ARM_CPU_FLAGS} -Wl,--gc-sections")
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

@@ -1,0 +1,14 @@
+# Xtensa lx106 cross build with Debian's gcc-xtensa-lx106 and picolibc.
+# Its libgcc has no soft-float helpers: float kernels are left out
+# (TIGRIS_ENABLE_F32=OFF in the preset).
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR xtensa)
+set(CMAKE_C_COMPILER xtensa-lx106-elf-gcc)
+set(CMAKE_CXX_COMPILER xtensa-lx106-elf-g++)
+set(CMAKE_ASM_COMPILER xtensa-lx106-elf-gcc)
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+set(CMAKE_C_FLAGS_INIT "-mlongcalls -ffunction-sections -fdata-sections")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-Wl,--gc-sections")
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

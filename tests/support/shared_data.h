@@ -1,0 +1,25 @@
+// shared_data.h - where the read-only shared test data lives (../shared next
+// to the repository; CI has it). Tests that need it skip, saying why, when
+// it is absent - never pass silently.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tigris_test {
+
+std::filesystem::path shared_dir();
+bool shared_available();
+std::vector<uint8_t> read_file(const std::filesystem::path &p);
+
+}  // namespace tigris_test
+
+#define TIGRIS_REQUIRE_SHARED()                                                                 \
+    do {                                                                                        \
+        if (!::tigris_test::shared_available())                                                 \
+            GTEST_SKIP() << "shared test data not found at " << ::tigris_test::shared_dir()     \
+                         << " (set TIGRIS_SHARED_DIR); this test needs it";                     \
+    } while (0)
