@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# test.sh - set up, build every preset and run every test TiGrIS has.
+#
+#   ./scripts/test.sh
+#
+# Steps: scripts/setup.sh; configure + build the eight presets (host, the two
+# sanitizer builds, wasm, three Cortex-M boards, Xtensa lx106); ctest on each
+# build that registers tests (host: everything; host-asan: unit + conformance;
+# host-tsan: unit + thread); a bounded libFuzzer run of every fuzz target.
+# Every configure, build, test and fuzz run counts as one check; the last line
+# is "N passed, N failed[, N skipped]" and the exit status is non-zero when
+# anything failed.
+#
+# Knobs (environment):
+#   TIGRIS_BUILD_ROOT   where the build trees go (default: build/ in the repo)
+#   TIGRIS_PRESETS      space-separated subset of presets to run (default: all)
+#   TIGRIS_JOBS         parallel compile jobs (default: 2)
+#   TIGRIS_FUZZ_SECONDS seconds for the plan-load fuzzer (default 60; others get a third)
+#   TIGRIS_SKIP_SETUP=1 do not call scripts/setup.sh
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_ROOT="${TIGRIS_BUILD_ROOT:-$ROOT/build}"
+JOBS="${TIGRIS_JOBS:-2}"
+FUZZ_SECONDS="${TIGRIS_FUZZ_SECONDS:-60}"
+ALL_PRESETS="host host-asan host-tsan wasm cortex-m4 cortex-m7 cortex-m55 xtensa-lx106 fuzz"
+PRESETS="${TIGRIS_PRESETS:-$ALL_PRESETS}"
+LOGS="$BUILD_ROOT/logs"
+SHARED="${TIGRIS_SHARED_DIR:-$ROOT/../shared}"
+
+# Debian's emscripten runs its optimizer under node and needs Debian's acorn,
+# which a node installed from elsewhere does not search for by default.
+export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+
+passed=0
+failed=0
+skipped=0
+failures=()
+start_all=$(date +%s)
+
+mkdir -p "$LOGS"
+
+has_preset() { case " $PRESETS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+# check NAME CMD...: run one check, log to $LOGS/NAME.log, count it.
+check() {
+  local name="$1"; shift
+  local log="$LOGS/$name.log" t0 rc
+  t0=$(date +%s)
+  "$@" >"$log" 2>&1
+  rc=$?
+  if [ $rc -eq 0 ]; then
+    passed=$((passed + 1))
+    printf '  ok    %-40s %4ss\n' "$name" "$(( $(date +%s) - t0 ))"
+  else
+    failed=$((failed + 1))
+    failures+=("$name")
+    printf '  FAIL  %-40s %4ss  (rc %s, log %s)\n' "$name" "$(( $(date +%s) - t0 ))" "$rc" "$log"
+    tail -n 40 "$log" | sed 's/^/        | /'
+  fi
+  return $rc
+}
+
+# run_ctest NAME BUILD_DIR [ctest args...]: every test counts on its own.
+run_ctest() {
+  local name="$1" dir="$2"; shift 2
+  local log="$LOGS/$name.log" t0 p f s
+  t0=$(date +%s)
+  ctest --test-dir "$dir" --output-on-failure --no-tests=ignore --timeout 900 -j "$JOBS" "$@" >"$log" 2>&1
+  local rc=$?
+  # One result line per test: "  3/57 Test  #3: name ....   Passed  0.01 sec".
+  p=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* Passed ' "$log")
+  s=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*\*\*\*Skipped|^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* Skipped ' "$log")
+  f=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' "$log")
+  f=$((f - p - s))
+  # A ctest failure with no failed test line (crash while listing tests) still counts.
+  if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+  if [ "$f" -gt 0 ]; then
+    failures+=("$name ($f test(s))")
+    printf '  FAIL  %-40s %4ss  %s passed, %s failed, %s skipped (log %s)\n' "$name" "$(( $(date +%s) - t0 ))" "$p" "$f" "$s" "$log"
+    grep -E '\*\*\*(Failed|Exception|Timeout)|Not Run|Failed +[0-9.]+ sec' "$log" | head -n 30 | sed 's/^/        | /'
+  else
+    printf '  ok    %-40s %4ss  %s passed, %s skipped\n' "$name" "$(( $(date +%s) - t0 ))" "$p" "$s"
+  fi
+}
+
+# configure_and_build PRESET [targets...]: two checks; returns non-zero if either failed.
+configure_and_build() {
+  local preset="$1"; shift
+  local dir="$BUILD_ROOT/$preset"
+  check "configure-$preset" cmake --preset "$preset" -B "$dir" || return 1
+  if [ $# -gt 0 ]; then
+    check "build-$preset" cmake --build "$dir" -j "$JOBS" --target "$@"
+  else
+    check "build-$preset" cmake --build "$dir" -j "$JOBS"
+  fi
+}
+
+echo "== TiGrIS tests ($(date -u '+%Y-%m-%d %H:%M UTC'), build root $BUILD_ROOT)"
+
+if [ "${TIGRIS_SKIP_SETUP:-0}" != 1 ]; then
+  check setup "$ROOT/scripts/setup.sh" || {
+    echo "setup failed; nothing else can run"
+    echo "$passed passed, $failed failed"
+    exit 1
+  }
+fi
+
+# --- host builds and their tests -------------------------------------------
+if has_preset host; then
+  echo "-- host"
+  if configure_and_build host; then
+    run_ctest ctest-host "$BUILD_ROOT/host"
+  fi
+fi
+if has_preset host-asan; then
+  echo "-- host-asan"
+  if configure_and_build host-asan; then
+    run_ctest ctest-host-asan "$BUILD_ROOT/host-asan" -L 'unit|conformance'
+  fi
+fi
+if has_preset host-tsan; then
+  echo "-- host-tsan"
+  if configure_and_build host-tsan; then
+    run_ctest ctest-host-tsan "$BUILD_ROOT/host-tsan" -L 'unit|thread'
+  fi
+fi
+
+# --- cross builds: the core (and whatever the target adds) must build -------
+for preset in wasm cortex-m4 cortex-m7 cortex-m55 xtensa-lx106; do
+  has_preset "$preset" || continue
+  echo "-- $preset"
+  if configure_and_build "$preset"; then
+    # Firmware and wasm builds may register emulator or node tests.
+    if [ -f "$BUILD_ROOT/$preset/CTestTestfile.cmake" ]; then
+      run_ctest "ctest-$preset" "$BUILD_ROOT/$preset"
+    fi
+  fi
+done
+
+# --- fuzzing ----------------------------------------------------------------
+if has_preset fuzz; then
+  echo "-- fuzz"
+  fuzz_dir="$BUILD_ROOT/fuzz"
+  if check configure-fuzz cmake --preset fuzz -B "$fuzz_dir"; then
+    # Only the fuzz targets: the rest of the tree is already covered above.
+    mapfile -t targets < <(ninja -C "$fuzz_dir" -t targets all 2>/dev/null |
+      sed -nE 's/^(fuzz_[A-Za-z0-9_]+): phony$/\1/p' | sort -u)
+    if [ "${#targets[@]}" -eq 0 ] || [[ " ${targets[*]} " != *" fuzz_plan_load "* ]]; then
+      check fuzz-targets-present false
+    elif check build-fuzz cmake --build "$fuzz_dir" -j "$JOBS" --target "${targets[@]}"; then
+      # Builder seeds come from the host build's seed writer when there is one.
+      seeds="$fuzz_dir/seeds"
+      mkdir -p "$seeds"
+      if [ -x "$BUILD_ROOT/host/tests/fuzz/tigris_make_seeds" ]; then
+        "$BUILD_ROOT/host/tests/fuzz/tigris_make_seeds" "$seeds" >/dev/null 2>&1 || true
+      fi
+      for t in "${targets[@]}"; do
+        secs=$(( FUZZ_SECONDS / 3 ))
+        [ "$t" = fuzz_plan_load ] && secs=$FUZZ_SECONDS
+        work="$ROOT/tests/fuzz/corpus-work/$t"
+        artifacts="$fuzz_dir/artifacts/$t/"
+        mkdir -p "$work" "$artifacts"
+        dirs=("$work" "$seeds")
+        [ -d "$ROOT/tests/fuzz/regressions/$t" ] && dirs+=("$ROOT/tests/fuzz/regressions/$t")
+        [ -d "$SHARED/corpus" ] && dirs+=("$SHARED/corpus")
+        [ -d "$SHARED/corpus/negative" ] && dirs+=("$SHARED/corpus/negative")
+        if ! check "fuzz-$t-${secs}s" "$fuzz_dir/tests/fuzz/$t" -max_total_time="$secs" -timeout=10 \
+              -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts" "${dirs[@]}"; then
+          echo "        reproducers: $(ls "$artifacts" 2>/dev/null | tr '\n' ' ')"
+        fi
+      done
+    fi
+  fi
+fi
+
+elapsed=$(( $(date +%s) - start_all ))
+echo "== done in $((elapsed / 60))m$((elapsed % 60))s"
+if [ "${#failures[@]}" -gt 0 ]; then
+  echo "failed:"
+  printf '  %s\n' "${failures[@]}"
+fi
+if [ "$skipped" -gt 0 ]; then
+  echo "$passed passed, $failed failed, $skipped skipped"
+else
+  echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
