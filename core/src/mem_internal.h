@@ -52,6 +52,15 @@ void tigris__mem_reset_fast(tigris_mem_t *mem);
 void tigris__mem_compact_fast(tigris_mem_t *mem, const tigris_plan_t *plan);
 void tigris__mem_compact_slow(tigris_mem_t *mem, const tigris_plan_t *plan);
 
+/* 1 when the plan reads its model inputs in place in the fast arena
+ * (schema >= 5, one stage without tile record, chain, control flow or state,
+ * reading every model input and writing every model output); 0 otherwise.
+ * Implemented in iface.c, which places such inputs: the first one placed
+ * sits tigris_weight_decompression_overhead() bytes above the fill level it
+ * found, the others directly after it, so the run's floor is the lowest
+ * input address minus that overhead. */
+int tigris__plan_reads_inputs_in_place(const tigris_plan_t *plan);
+
 /* Pool membership by address. */
 int tigris__mem_in_fast(const tigris_mem_t *mem, const void *p);
 int tigris__mem_in_slow(const tigris_mem_t *mem, const void *p);
