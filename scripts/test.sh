@@ -127,11 +127,30 @@ if has_preset host-tsan; then
   fi
 fi
 
+# lx106_helpers OBJDIR: Debian's lx106 libgcc has no 64-bit division and no
+# soft-float arithmetic, so a static library that compiles cleanly can still
+# never link into firmware. Name each object that needs a missing helper.
+lx106_helpers() {
+  local objdir="$1" bad=0 obj syms
+  local missing='^__(u?divdi3|u?moddi3|(add|sub|mul)[sd]f3|divdf3|float(un)?[sd]i[sd]f|fix(uns)?[sd]f[sd]i|extendsfdf2|truncdfsf2)$'
+  while read -r obj; do
+    syms=$(xtensa-lx106-elf-nm -u "$obj" | awk '{print $2}' | grep -E "$missing" | tr '\n' ' ')
+    if [ -n "$syms" ]; then
+      echo "${obj#"$objdir"/}: $syms"
+      bad=1
+    fi
+  done < <(find "$objdir" -name '*.obj' | sort)
+  return $bad
+}
+
 # --- cross builds: the core (and whatever the target adds) must build -------
 for preset in wasm cortex-m4 cortex-m7 cortex-m55 xtensa-lx106; do
   has_preset "$preset" || continue
   echo "-- $preset"
   if configure_and_build "$preset"; then
+    if [ "$preset" = xtensa-lx106 ]; then
+      check lx106-no-missing-libgcc-helpers lx106_helpers "$BUILD_ROOT/$preset/core/CMakeFiles/tigris_core.dir"
+    fi
     # Firmware and wasm builds may register emulator or node tests.
     if [ -f "$BUILD_ROOT/$preset/CTestTestfile.cmake" ]; then
       run_ctest "ctest-$preset" "$BUILD_ROOT/$preset"
