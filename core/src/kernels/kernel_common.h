@@ -1,0 +1,481 @@
+/*
+ * kernel_common.h - what every reference kernel (float32 and int8) needs:
+ * checked access to an op's tensors and their buffers, element counts, the
+ * geometry of a spatial op (whole tensor or the band the executor hands over
+ * in mem->tile), and the prototypes the two dispatch tables route to.
+ *
+ * Kernels trust nothing in the plan: every index is range-checked here, and
+ * every size a kernel derives is checked against the tensor record before a
+ * buffer is touched. A failed check makes the kernel return -1, which the
+ * executor reports as a kernel error.
+ */
+#ifndef TIGRIS_KERNEL_COMMON_H
+#define TIGRIS_KERNEL_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tigris.h"
+#include "tigris_mem.h"
+
+#define TK_MAX_RANK 8
+
+/* Signature of one kernel behind a dispatch table. */
+typedef int (*tk_kernel_fn)(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
+                            tigris_mem_t *mem);
+
+/* ---- Tensors ---- */
+
+static inline const tigris_tensor_t *tk_tensor(const tigris_plan_t *plan, uint16_t idx) {
+    if (!plan || !plan->header || !plan->tensors || idx >= plan->header->num_tensors) return NULL;
+    return &plan->tensors[idx];
+}
+
+/* Tensor index of the op's i-th runtime input / output, or -1. */
+static inline int32_t tk_in_idx(const tigris_plan_t *plan, const tigris_op_t *op, uint32_t i) {
+    if (!plan->index_pool || i >= op->num_inputs) return -1;
+    uint16_t t = tigris_op_inputs(plan, op)[i];
+    return tk_tensor(plan, t) ? (int32_t)t : -1;
+}
+
+static inline int32_t tk_out_idx(const tigris_plan_t *plan, const tigris_op_t *op, uint32_t i) {
+    if (!plan->index_pool || i >= op->num_outputs) return -1;
+    uint16_t t = tigris_op_outputs(plan, op)[i];
+    return tk_tensor(plan, t) ? (int32_t)t : -1;
+}
+
+static inline void *tk_buf(const tigris_mem_t *mem, int32_t idx) {
+    if (idx < 0 || idx > 0xFFFF) return NULL;
+    return tigris_mem_tensor_ptr(mem, (uint16_t)idx);
+}
+
+/* A view of a tensor: dims from the shape pool, with the element count
+ * checked against the stored byte size. */
+typedef struct {
+    const tigris_tensor_t *t;
+    int32_t rank;
+    int32_t dim[TK_MAX_RANK];
+    uint32_t numel;
+    uint32_t esize;
+} tk_view_t;
+
+/* Fill *v for tensor idx; 0 on success, -1 when the record is inconsistent
+ * (rank above TK_MAX_RANK, a non-positive dim, a count that overflows, or a
+ * byte size smaller than the elements need). */
+static inline int tk_view(const tigris_plan_t *plan, int32_t idx, tk_view_t *v) {
+    if (idx < 0) return -1;
+    const tigris_tensor_t *t = tk_tensor(plan, (uint16_t)idx);
+    if (!t || !plan->shape_pool || t->ndim > TK_MAX_RANK) return -1;
+    v->t = t;
+    v->rank = t->ndim;
+    v->esize = tigris_dtype_size(t->dtype);
+    if (v->esize == 0) return -1;
+    const int32_t *s = tigris_tensor_shape(plan, t);
+    uint64_t n = 1;
+    for (int32_t i = 0; i < v->rank; i++) {
+        if (s[i] <= 0) return -1;
+        v->dim[i] = s[i];
+        n *= (uint64_t)s[i];
+        if (n > 0x7FFFFFFFu) return -1;
+    }
+    if (n * v->esize > t->size_bytes) return -1;
+    v->numel = (uint32_t)n;
+    return 0;
+}
+
+/* ---- Quantisation of a tensor (int8) ---- */
+
+static inline int32_t tk_zero_point(const tigris_plan_t *plan, const tigris_tensor_t *t) {
+    const tigris_quant_param_t *q = tigris_tensor_quant(plan, t);
+    if (!q) return 0;
+    int32_t zp = q->zero_point;
+    return zp < -128 ? -128 : (zp > 127 ? 127 : zp);
+}
+
+/* Raw IEEE-754 bits of the tensor's scale (0 when it has no quant record):
+ * int8 kernels derive their parameters from these bits with integer
+ * arithmetic so they need no floating point at run time. */
+static inline uint32_t tk_scale_bits(const tigris_plan_t *plan, const tigris_tensor_t *t) {
+    const tigris_quant_param_t *q = tigris_tensor_quant(plan, t);
+    uint32_t bits = 0;
+    if (q) memcpy(&bits, (const uint8_t *)q + offsetof(tigris_quant_param_t, scale), 4);
+    return bits;
+}
+
+/* Requantisation pair of output channel ch from the output tensor's record:
+ * per-channel when it has more than one channel, else channel 0; (1, 0)
+ * without a record. Returns -1 when a per-channel record is too short. */
+static inline int tk_requant(const tigris_plan_t *plan, const tigris_tensor_t *out, int32_t ch, int32_t *m,
+                             int32_t *s) {
+    const tigris_quant_param_t *q = tigris_tensor_quant(plan, out);
+    if (!q || !plan->quant_data) {
+        *m = 1;
+        *s = 0;
+        return 0;
+    }
+    int32_t c = q->num_channels > 1 ? ch : 0;
+    if (c < 0 || c >= (int32_t)(q->num_channels ? q->num_channels : 1)) return -1;
+    *m = tigris_quant_multipliers(plan, q)[c];
+    *s = tigris_quant_shifts(plan, q)[c];
+    return 0;
+}
+
+/* ---- Constant operands ---- */
+
+/* Bytes of weight entry idx, or NULL when absent or smaller than need. */
+static inline const void *tk_weight(const tigris_plan_t *plan, uint16_t idx, uint32_t need) {
+    if (idx == TIGRIS_NONE16 || !plan->weight_entries || !plan->weight_blob || !plan->header) return NULL;
+    if (idx >= plan->header->num_weights) return NULL;
+    const tigris_weight_entry_t *w = &plan->weight_entries[idx];
+    if (w->size_bytes < need) return NULL;
+    return tigris_weight_data(plan, w);
+}
+
+/* Unaligned little-endian loads: plan bytes carry no alignment promise. */
+static inline int32_t tk_ld_i32(const void *p, uint32_t i) {
+    int32_t v;
+    memcpy(&v, (const uint8_t *)p + 4u * i, 4);
+    return v;
+}
+
+/* ---- Spatial geometry (NHWC, rank 4) ---- */
+
+typedef struct {
+    int32_t n, ih, iw, ic, oh, ow, oc;
+    int32_t kh, kw, sh, sw, dh, dw;
+    int32_t pt, pl;            /* effective top/left padding */
+    int32_t out_row0;          /* first output row written (roll offset) */
+    int32_t in_row_shift;      /* subtracted from every input row index */
+    int32_t in_rows, out_rows; /* rows of one batch in the buffers */
+} tk_geom_t;
+
+/* Geometry of a windowed op between rank-4 tensors in_v and out_v. With no
+ * active tile the plan's shapes and pads describe the whole tensors; under a
+ * tile the band extents, effective pads and roll offsets come from mem->tile
+ * (widths and left pad too when the tile is 2-D). */
+static inline int tk_geom(const tigris_op_t *op, const tigris_mem_t *mem, const tk_view_t *in_v,
+                          const tk_view_t *out_v, tk_geom_t *g) {
+    if (in_v->rank != 4 || out_v->rank != 4 || in_v->dim[0] != out_v->dim[0]) return -1;
+    const tigris_spatial_t *sp = &op->spatial;
+    g->n = in_v->dim[0];
+    g->ih = in_v->dim[1];
+    g->iw = in_v->dim[2];
+    g->ic = in_v->dim[3];
+    g->oh = out_v->dim[1];
+    g->ow = out_v->dim[2];
+    g->oc = out_v->dim[3];
+    g->kh = sp->kernel_h;
+    g->kw = sp->kernel_w;
+    g->sh = sp->stride_h ? sp->stride_h : 1;
+    g->sw = sp->stride_w ? sp->stride_w : 1;
+    g->dh = sp->dilation_h ? sp->dilation_h : 1;
+    g->dw = sp->dilation_w ? sp->dilation_w : 1;
+    g->pt = sp->pad_top;
+    g->pl = sp->pad_left;
+    g->out_row0 = 0;
+    g->in_row_shift = 0;
+    if (g->kh <= 0 || g->kw <= 0) return -1;
+    const tigris_tile_ctx_t *tc = &mem->tile;
+    if (tc->active) {
+        if (tc->in_h <= 0 || tc->out_h < 0 || tc->pad_top < 0 || tc->out_row_start < 0 || tc->in_row_start < 0)
+            return -1;
+        if (tc->in_h > g->ih || tc->out_h + tc->out_row_start > g->oh) return -1;
+        g->ih = tc->in_h;
+        g->oh = tc->out_h;
+        g->pt = tc->pad_top;
+        g->out_row0 = tc->out_row_start;
+        g->in_row_shift = tc->in_row_start;
+        if (tc->width_tiled) {
+            if (tc->in_w <= 0 || tc->out_w < 0 || tc->pad_left < 0 || tc->in_w > g->iw || tc->out_w > g->ow)
+                return -1;
+            g->iw = tc->in_w;
+            g->ow = tc->out_w;
+            g->pl = tc->pad_left;
+        }
+    }
+    g->in_rows = g->ih;
+    g->out_rows = g->oh + g->out_row0;
+    /* Buffer extents must fit 31 bits so index arithmetic never overflows. */
+    uint64_t ib = (uint64_t)g->n * (uint64_t)g->in_rows * (uint64_t)g->iw * (uint64_t)g->ic;
+    uint64_t ob = (uint64_t)g->n * (uint64_t)g->out_rows * (uint64_t)g->ow * (uint64_t)g->oc;
+    if (ib > 0x7FFFFFFFu || ob > 0x7FFFFFFFu) return -1;
+    return 0;
+}
+
+/* Valid taps [*lo, *hi) of a window starting at base with `taps` taps of
+ * dilation d over extent e (out-of-range taps are padding). */
+static inline void tk_taps(int32_t base, int32_t taps, int32_t d, int32_t e, int32_t *lo, int32_t *hi) {
+    int32_t l = 0, h;
+    if (base < 0) {
+        l = (-base + d - 1) / d;
+        if (l > taps) l = taps;
+    }
+    if (e - 1 - base < 0) {
+        h = 0;
+    } else {
+        h = (e - 1 - base) / d + 1;
+        if (h > taps) h = taps;
+    }
+    if (h < l) h = l;
+    *lo = l;
+    *hi = h;
+}
+
+/* ---- Pointwise ops under a band ---- */
+
+/* Elements a pointwise op processes for tensor v, and the element offset of
+ * the first one in its buffer (roll offset), given the band in mem->tile. */
+static inline int tk_band_span(const tigris_mem_t *mem, const tk_view_t *v, int is_output, uint32_t *count,
+                               uint32_t *offset) {
+    const tigris_tile_ctx_t *tc = &mem->tile;
+    *offset = 0;
+    if (!tc->active) {
+        *count = v->numel;
+        return 0;
+    }
+    if (tc->out_h < 0 || tc->out_row_start < 0 || tc->in_row_start < 0) return -1;
+    uint64_t row = 0, rows_total = 0, outer = 1;
+    if (tc->row_tiled == TIGRIS_ROW_MODE_ROWS || tc->row_tiled == TIGRIS_ROW_MODE_LEADING) {
+        int32_t ax = -1;
+        if (tc->row_tiled == TIGRIS_ROW_MODE_ROWS) {
+            ax = v->rank >= 2 ? v->rank - 2 : 0;
+        } else {
+            for (int32_t i = 0; i + 1 < v->rank; i++)
+                if (v->dim[i] != 1) { ax = i; break; }
+        }
+        if (ax < 0 || v->rank < 1) return -1;
+        /* 32-bit divisions: numel < 2^31, and lx106 has no 64-bit divide. */
+        uint32_t o32 = 1;
+        for (int32_t i = 0; i < ax; i++) o32 *= (uint32_t)v->dim[i];
+        rows_total = (uint64_t)v->dim[ax];
+        row = v->numel / (uint32_t)v->dim[ax] / o32;
+        outer = o32;
+    } else {
+        if (v->rank == 4) {
+            int32_t w = tc->out_w > 0 ? tc->out_w : v->dim[2];
+            row = (uint64_t)w * (uint64_t)v->dim[3];
+        } else if (v->rank == 3) {
+            row = (uint64_t)v->dim[2];
+        } else {
+            return -1;
+        }
+        outer = (uint64_t)v->dim[0];
+        rows_total = (uint64_t)v->dim[1];
+    }
+    int32_t start = is_output ? tc->out_row_start : tc->in_row_start;
+    if ((uint64_t)tc->out_h + (uint64_t)start > rows_total) return -1;
+    /* A roll offset only happens with one batch: offsets index that batch. */
+    if (start && outer != 1) return -1;
+    *count = (uint32_t)(outer * (uint64_t)tc->out_h * row);
+    *offset = (uint32_t)((uint64_t)start * row);
+    return 0;
+}
+
+/* ---- Binary operands with broadcasting ---- */
+
+#define TK_OPND_DENSE 0    /* same shape as the output */
+#define TK_OPND_PERIODIC 1 /* leading axes 1, suffix equal: index i mod period */
+#define TK_OPND_GENERAL 2  /* per-axis strides (0 on broadcast axes) */
+
+typedef struct {
+    const uint8_t *p;
+    const tigris_quant_param_t *quant; /* int8 encoding, or NULL */
+    int kind;
+    uint32_t period;
+    uint32_t stride[TK_MAX_RANK]; /* element strides per output axis */
+} tk_operand_t;
+
+typedef struct {
+    tk_view_t out;
+    uint8_t *y;
+    tk_operand_t a[2];
+    uint32_t count; /* output elements to compute (band aware) */
+} tk_binary_t;
+
+/* Shape of an operand aligned right to the output (rank orank) from dims
+ * d of rank r; -1 unless every axis is 1 or the output's extent. */
+static inline int tk_operand_layout(const tk_view_t *out, const int32_t *d, int32_t r, tk_operand_t *o) {
+    int32_t ar[TK_MAX_RANK];
+    if (r > out->rank) return -1;
+    for (int32_t k = 0; k < out->rank; k++) ar[k] = 1;
+    for (int32_t k = 0; k < r; k++) ar[out->rank - r + k] = d[k];
+    int dense = 1;
+    for (int32_t k = 0; k < out->rank; k++) {
+        if (ar[k] != 1 && ar[k] != out->dim[k]) return -1;
+        if (ar[k] != out->dim[k]) dense = 0;
+    }
+    uint32_t s = 1;
+    for (int32_t k = out->rank - 1; k >= 0; k--) {
+        o->stride[k] = ar[k] == 1 ? 0 : s;
+        s *= (uint32_t)ar[k];
+    }
+    if (dense) {
+        o->kind = TK_OPND_DENSE;
+        o->period = s;
+        return 0;
+    }
+    /* Periodic when a suffix matches the output and everything before it is 1. */
+    int32_t k = out->rank;
+    while (k > 0 && ar[k - 1] == out->dim[k - 1]) k--;
+    int periodic = 1;
+    for (int32_t j = 0; j < k; j++)
+        if (ar[j] != 1) periodic = 0;
+    o->kind = periodic ? TK_OPND_PERIODIC : TK_OPND_GENERAL;
+    o->period = s;
+    return 0;
+}
+
+/* Resolve the two operands of a binary op (runtime tensors, or one constant
+ * from weight_idx as CONSTANT_OPERAND or the float short forms), their
+ * broadcast layout, and the band of the output to compute. */
+static inline int tk_binary_setup(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
+                                  tigris_mem_t *mem, uint8_t dtype, tk_binary_t *b) {
+    int32_t oi = tk_out_idx(plan, op, 0);
+    if (tk_view(plan, oi, &b->out) || b->out.t->dtype != dtype || b->out.rank < 1) return -1;
+    b->y = (uint8_t *)tk_buf(mem, oi);
+    if (!b->y) return -1;
+    uint32_t oc, ooff;
+    if (tk_band_span(mem, &b->out, 1, &oc, &ooff)) return -1;
+    b->count = oc;
+    b->y += (size_t)ooff * b->out.esize;
+    uint32_t es = b->out.esize;
+    int32_t const_pos = -1;
+    uint8_t alen = 0;
+    const uint8_t *attr = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_CONSTANT_OPERAND, &alen);
+    if (op->num_inputs == 1) {
+        if (attr) {
+            if (alen < 4 || attr[0] > 1) return -1;
+            const_pos = attr[0];
+        } else {
+            if (dtype != TIGRIS_DTYPE_FLOAT32) return -1;
+            const_pos = 1;
+        }
+    } else if (op->num_inputs != 2 || attr) {
+        return -1;
+    }
+    int32_t next_rt = 0;
+    for (int32_t k = 0; k < 2; k++) {
+        tk_operand_t *o = &b->a[k];
+        o->quant = NULL;
+        if (k == const_pos) {
+            if (op->weight_idx == TIGRIS_NONE16 || !plan->weight_entries ||
+                op->weight_idx >= plan->header->num_weights)
+                return -1;
+            uint32_t sz = plan->weight_entries[op->weight_idx].size_bytes;
+            int32_t d[TK_MAX_RANK];
+            int32_t r;
+            if (attr && alen >= 4u + 4u * (uint32_t)b->out.rank) {
+                r = b->out.rank;
+                uint64_t n = 1;
+                for (int32_t j = 0; j < r; j++) {
+                    d[j] = tk_ld_i32(attr + 4, (uint32_t)j);
+                    if (d[j] <= 0) return -1;
+                    n *= (uint64_t)d[j];
+                    if (n > 0x7FFFFFFFu) return -1;
+                }
+                if (n * es != sz) return -1;
+            } else if (sz == es) {
+                r = 1;
+                d[0] = 1;
+            } else if (sz == es * (uint32_t)b->out.dim[b->out.rank - 1]) {
+                r = 1;
+                d[0] = b->out.dim[b->out.rank - 1];
+            } else if (sz == es * b->out.numel) {
+                r = b->out.rank;
+                for (int32_t j = 0; j < r; j++) d[j] = b->out.dim[j];
+            } else {
+                return -1;
+            }
+            o->p = (const uint8_t *)tk_weight(plan, op->weight_idx, sz);
+            if (!o->p || tk_operand_layout(&b->out, d, r, o)) return -1;
+            if (attr) {
+                uint16_t qi = (uint16_t)(attr[2] | (attr[3] << 8));
+                if (qi != TIGRIS_NONE16) {
+                    if (!plan->quant_params || qi >= plan->num_quant_params) return -1;
+                    o->quant = &plan->quant_params[qi];
+                }
+            }
+            if (mem->tile.active && o->kind == TK_OPND_DENSE) return -1;
+        } else {
+            tk_view_t v;
+            int32_t ii = tk_in_idx(plan, op, (uint32_t)next_rt++);
+            if (tk_view(plan, ii, &v) || v.t->dtype != dtype) return -1;
+            if (tk_operand_layout(&b->out, v.dim, v.rank, o)) return -1;
+            o->p = (const uint8_t *)tk_buf(mem, ii);
+            if (!o->p) return -1;
+            o->quant = tigris_tensor_quant(plan, v.t);
+            if (o->kind == TK_OPND_DENSE) {
+                uint32_t c, off;
+                if (tk_band_span(mem, &v, 0, &c, &off) || c != oc) return -1;
+                o->p += (size_t)off * es;
+            } else if (mem->tile.active && o->kind == TK_OPND_GENERAL) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Element index into operand o for output element i (band-local). */
+static inline uint32_t tk_operand_at(const tk_binary_t *b, const tk_operand_t *o, uint32_t i) {
+    if (o->kind == TK_OPND_DENSE) return i;
+    if (o->kind == TK_OPND_PERIODIC) return i % o->period;
+    uint32_t idx = 0;
+    for (int32_t k = b->out.rank - 1; k >= 0; k--) {
+        uint32_t d = (uint32_t)b->out.dim[k];
+        idx += (i % d) * o->stride[k];
+        i /= d;
+    }
+    return idx;
+}
+
+/* ---- Kernel prototypes (dispatch tables live in ref/dispatch.c and
+ *      s8/dispatch.c) ---- */
+
+#if TIGRIS_ENABLE_F32
+int tk_f32_conv(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_depthwise(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_fully_connected(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_max_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_avg_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_global_avg(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_relu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_relu6(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_sigmoid(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_tanh(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_leaky_relu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_softmax(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_add(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_sub(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_mul(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_reduce_mean(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+#endif
+
+/* Data movement shared by both dtypes (byte level): ref/.. is float-only, so
+ * these live in s8/shape.c when int8 is built and in ref/shape.c otherwise. */
+int tk_any_reshape(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_concat(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_pad(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+
+#if TIGRIS_ENABLE_S8
+int tk_s8_conv(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_depthwise(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_fully_connected(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_max_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_avg_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_global_avg(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_relu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_relu6(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_sigmoid(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_tanh(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_softmax(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_add(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_sub(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_mul(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_reduce_mean(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+/* TFLite integer Mean multiplier for s_in/s_out (scale bits) and count. */
+int tk_s8_mean_multiplier(uint32_t sin_bits, uint32_t sout_bits, uint32_t count, int32_t *m, int32_t *s);
+#endif
+
+#endif /* TIGRIS_KERNEL_COMMON_H */
