@@ -84,37 +84,13 @@ static void carve(tx_run_t *r, void *ws) {
     r->frames = up;
 }
 
-/* §2.12.2: a single-stage plan without tiling, chain, control flow or state
- * that reads every model input and writes every model output. */
-static int reads_inputs_in_place(const tigris_plan_t *plan) {
-    const tigris_file_header_t *h = plan->header;
-    const tigris_stage_t *st;
-    uint32_t i, k;
-    if (h->version < 5 || h->num_stages != 1 || plan->num_subgraphs > 0 || plan->num_state > 0) return 0;
-    st = &plan->stages[0];
-    if (st->tile_plan_idx != TIGRIS_NONE16 || st->chain_len >= 2) return 0;
-    for (i = 0; i < h->num_model_inputs; i++) {
-        const uint16_t *in = tigris_stage_inputs(plan, st);
-        for (k = 0; k < st->inputs_count; k++)
-            if (in[k] == plan->model_inputs[i]) break;
-        if (k == st->inputs_count) return 0;
-    }
-    for (i = 0; i < h->num_model_outputs; i++) {
-        const uint16_t *out = tigris_stage_outputs(plan, st);
-        for (k = 0; k < st->outputs_count; k++)
-            if (out[k] == plan->model_outputs[i]) break;
-        if (k == st->outputs_count) return 0;
-    }
-    return 1;
-}
-
 /* Fill level the up-front check measures from. For inputs read in place it
  * is the start of the weight room left directly below the lowest input,
  * provided that room is free; otherwise the fill level on entry. */
 static uint32_t run_floor(const tigris_plan_t *plan, const tigris_mem_t *mem, uint32_t *weights_at) {
     uint32_t i, lowest = UINT32_MAX, room;
     *weights_at = UINT32_MAX;
-    if (!reads_inputs_in_place(plan) || plan->header->num_model_inputs == 0) return mem->fast_used;
+    if (!tigris__plan_reads_inputs_in_place(plan) || plan->header->num_model_inputs == 0) return mem->fast_used;
     for (i = 0; i < plan->header->num_model_inputs; i++) {
         uint16_t t = plan->model_inputs[i];
         const uint8_t *p = (const uint8_t *)mem->tensor_ptrs[t];
