@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tigris.h"
+#include "tigris_loader.h"
 
 namespace tigris_test {
 
@@ -168,10 +169,10 @@ public:
     bool force_memory_section = false; // write section 14 below revision 11 too
     bool sort_attributes = true;       // false: keep the vector's order
     uint16_t quant_page_count_override = 0;  // != 0: written instead of the real count
-    // Called with the directory (true offsets, no sentinel) before it is written;
-    // may reorder, duplicate or rewrite entries. Bodies are placed after a
-    // directory of the edited length.
-    std::function<void(std::vector<tigris_section_entry_t> &)> edit_directory;
+    // Called with the directory (true offsets, no sentinel) and the file's end
+    // offset before the directory is written; may reorder, duplicate, add or
+    // rewrite entries. Bodies are placed after a directory of the edited length.
+    std::function<void(std::vector<tigris_section_entry_t> &, uint32_t file_end)> edit_directory;
     // Called with the finished header just before it is written.
     std::function<void(tigris_file_header_t &)> edit_header;
 
@@ -231,6 +232,17 @@ private:
     Layout layout_;
 };
 
+// True when every field of a plan handle is zero/NULL (the loader's promise on failure).
+bool plan_is_zeroed(const tigris_plan_t &plan);
+
+// Loads a 16-byte-aligned copy of bytes with tigris_plan_load and again with
+// tigris_plan_load_ex; records a test failure when the two disagree or when a
+// failed load leaves the handle non-zero. Returns the error code.
+tigris_error_t load_plan(const std::vector<uint8_t> &bytes, tigris_plan_limits_t *required = nullptr);
+
+// "-6 BAD_SECTION": readable error codes in assertion messages.
+std::string err_name(int code);
+
 // Little-endian access to built bytes, for tests that corrupt a plan.
 void put_u8(std::vector<uint8_t> &b, size_t off, uint8_t v);
 void put_u16(std::vector<uint8_t> &b, size_t off, uint16_t v);
@@ -245,3 +257,9 @@ std::vector<uint8_t> le_u16(const std::vector<uint16_t> &v);
 std::vector<uint8_t> le_f32(const std::vector<float> &v);
 
 }  // namespace tigris_test
+
+// Load `bytes` (both entry points) and compare the error code by name.
+#define EXPECT_LOAD(bytes, code) \
+    EXPECT_EQ(::tigris_test::err_name(::tigris_test::load_plan(bytes)), ::tigris_test::err_name(code))
+#define ASSERT_LOAD(bytes, code) \
+    ASSERT_EQ(::tigris_test::err_name(::tigris_test::load_plan(bytes)), ::tigris_test::err_name(code))

@@ -441,7 +441,7 @@ TEST(PlanBuilder, OptionsDropReorderAndEditHeader) {
     EXPECT_EQ(p.dir.size(), 6u);
 
     PlanBuilder d = PlanBuilder::minimal_float(9);
-    d.edit_directory = [](std::vector<tigris_section_entry_t> &e) { e.push_back(e[1]); };
+    d.edit_directory = [](std::vector<tigris_section_entry_t> &e, uint32_t) { e.push_back(e[1]); };
     std::vector<uint8_t> bytes = d.build();
     p = parse(bytes);
     ASSERT_EQ(p.dir.size(), 8u);
