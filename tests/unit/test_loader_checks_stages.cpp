@@ -1,0 +1,391 @@
+// Loader checks of stages, chains and tile records
+// (spec/tgrs-format.md §6.2, §7.1-§7.3; limits §13.3).
+#include <gtest/gtest.h>
+
+#include "plan_builder.h"
+
+using namespace tigris_test;
+
+namespace {
+
+// minimal_float plus `extra` unused tensors listed as additional stage inputs
+// (or outputs).
+PlanBuilder wide_stage(int extra, bool outputs) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    for (int i = 0; i < extra; ++i) {
+        uint16_t t = b.add_tensor("extra" + std::to_string(i), TIGRIS_DTYPE_FLOAT32, {1, 4});
+        (outputs ? b.stages[0].outputs : b.stages[0].inputs).push_back(t);
+    }
+    return b;
+}
+
+// x[1,8,8,2] -> n MaxPool 1x1 -> t; then Relu t -> y; stages 0..1 chained.
+PlanBuilder pool_chain(int pools) {
+    PlanBuilder b(9);
+    uint16_t prev = b.add_tensor("x", TIGRIS_DTYPE_FLOAT32, {1, 8, 8, 2}, TIGRIS_TENSOR_MODEL_INPUT);
+    std::vector<uint16_t> ops;
+    for (int i = 0; i < pools; ++i) {
+        uint16_t t = b.add_tensor("p" + std::to_string(i), TIGRIS_DTYPE_FLOAT32, {1, 8, 8, 2});
+        uint16_t o = b.add_op(TIGRIS_OP_MAX_POOL, {prev}, {t});
+        b.ops[o].spatial = PlanBuilder::spatial(1, 1, 1, 1, 0, 0, 0, 0);
+        ops.push_back(o);
+        prev = t;
+    }
+    uint16_t y = b.add_tensor("y", TIGRIS_DTYPE_FLOAT32, {1, 8, 8, 2}, TIGRIS_TENSOR_MODEL_OUTPUT);
+    uint16_t r = b.add_op(TIGRIS_OP_RELU, {prev}, {y});
+    uint16_t s0 = b.add_stage(ops, {0}, {prev});
+    uint16_t s1 = b.add_stage({r}, {prev}, {y});
+    b.stages[s0].chain_id = s0;
+    b.stages[s0].chain_len = 2;
+    b.stages[s0].chain_tile_h = 2;
+    b.stages[s1].chain_id = s0;
+    b.stages[s1].chain_len = 2;
+    return b;
+}
+
+}  // namespace
+
+// ---- lists and links ----
+
+TEST(LoaderStages, OpListOutsideIndexPool) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    std::vector<uint8_t> bytes = b.build();
+    put_u16(bytes, b.layout().stage(0) + 4, 0xFFF0);
+    EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, InputListOutsideIndexPool) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    std::vector<uint8_t> bytes = b.build();
+    put_u16(bytes, b.layout().stage(0) + 8, 0xFFF0);
+    EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, OutputListOutsideIndexPool) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    std::vector<uint8_t> bytes = b.build();
+    put_u16(bytes, b.layout().stage(0) + 12, 0xFFF0);
+    EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, OpCountRunsPastIndexPool) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    std::vector<uint8_t> bytes = b.build();
+    put_u16(bytes, b.layout().stage(0) + 6, 100);
+    EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, TilePlanIndexOutOfRange) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    b.stages[0].tile = 0;  // no tile records
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+    PlanBuilder c = PlanBuilder::tiled_stripe(9);
+    c.stages[0].tile = 1;
+    EXPECT_LOAD(c.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, ChainIdWithoutChainLen) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    b.stages[0].chain_id = 0;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, ChainLenWithoutChainId) {
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    b.stages[1].chain_id = kNone16;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, StageInputTensorOutOfRange) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    b.stages[0].inputs = {9};
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, StageOutputTensorOutOfRange) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    b.stages[0].outputs = {1, 0xFFFF};
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+// ---- limits (PLAN_LIMITS, reported through tigris_plan_load_ex) ----
+
+TEST(LoaderStages, StageInputsAboveBuildLimit) {
+    PlanBuilder b = wide_stage(TIGRIS_MAX_STAGE_INPUTS, false);  // 1 + MAX inputs
+    tigris_plan_limits_t req{};
+    EXPECT_EQ(err_name(load_plan(b.build(), &req)), err_name(TIGRIS_ERR_PLAN_LIMITS));
+    EXPECT_EQ(req.stage_inputs, (uint32_t)TIGRIS_MAX_STAGE_INPUTS + 1);
+    EXPECT_EQ(req.tensors, (uint32_t)TIGRIS_MAX_STAGE_INPUTS + 2);
+}
+
+TEST(LoaderStages, StageInputsAtBuildLimitLoad) {
+    PlanBuilder b = wide_stage(TIGRIS_MAX_STAGE_INPUTS - 1, false);
+    tigris_plan_limits_t req{};
+    EXPECT_EQ(err_name(load_plan(b.build(), &req)), err_name(TIGRIS_OK));
+    EXPECT_EQ(req.stage_inputs, (uint32_t)TIGRIS_MAX_STAGE_INPUTS);
+}
+
+TEST(LoaderStages, StageOutputsAboveBuildLimit) {
+    PlanBuilder b = wide_stage(TIGRIS_MAX_STAGE_OUTPUTS, true);
+    tigris_plan_limits_t req{};
+    EXPECT_EQ(err_name(load_plan(b.build(), &req)), err_name(TIGRIS_ERR_PLAN_LIMITS));
+    EXPECT_EQ(req.stage_outputs, (uint32_t)TIGRIS_MAX_STAGE_OUTPUTS + 1);
+}
+
+TEST(LoaderStages, ChainLengthAboveBuildLimit) {
+    // Limits are checked before the chain's shape (§13.2 step 16).
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    b.stages[0].chain_len = b.stages[1].chain_len = TIGRIS_MAX_CHAIN_STAGES + 1;
+    tigris_plan_limits_t req{};
+    EXPECT_EQ(err_name(load_plan(b.build(), &req)), err_name(TIGRIS_ERR_PLAN_LIMITS));
+    EXPECT_EQ(req.chain_stages, (uint32_t)TIGRIS_MAX_CHAIN_STAGES + 1);
+}
+
+TEST(LoaderStages, SpatialOpsPerChainedStageAboveBuildLimit) {
+    PlanBuilder b = pool_chain(TIGRIS_MAX_SPATIAL_OPS_PER_STAGE + 1);
+    tigris_plan_limits_t req{};
+    EXPECT_EQ(err_name(load_plan(b.build(), &req)), err_name(TIGRIS_ERR_PLAN_LIMITS));
+    EXPECT_EQ(req.spatial_ops_per_stage, (uint32_t)TIGRIS_MAX_SPATIAL_OPS_PER_STAGE + 1);
+}
+
+TEST(LoaderStages, SpatialOpsPerChainedStageAtBuildLimitLoad) {
+    PlanBuilder b = pool_chain(TIGRIS_MAX_SPATIAL_OPS_PER_STAGE);
+    tigris_plan_limits_t req{};
+    EXPECT_EQ(err_name(load_plan(b.build(), &req)), err_name(TIGRIS_OK));
+    EXPECT_EQ(req.spatial_ops_per_stage, (uint32_t)TIGRIS_MAX_SPATIAL_OPS_PER_STAGE);
+    EXPECT_EQ(req.chain_stages, 2u);
+}
+
+TEST(LoaderStages, RequiredLimitsOfAValidPlan) {
+    tigris_plan_limits_t req{};
+    ASSERT_EQ(err_name(load_plan(PlanBuilder::conv_chain(9).build(), &req)), err_name(TIGRIS_OK));
+    EXPECT_EQ(req.tensors, 3u);
+    EXPECT_EQ(req.stage_inputs, 1u);
+    EXPECT_EQ(req.stage_outputs, 1u);
+    EXPECT_EQ(req.chain_stages, 2u);
+    EXPECT_EQ(req.spatial_ops_per_stage, 1u);
+}
+
+TEST(LoaderStages, BuildLimitsReportTheConfiguredMaxima) {
+    tigris_plan_limits_t lim{};
+    tigris_build_limits(&lim);
+    EXPECT_EQ(lim.tensors, (uint32_t)TIGRIS_MAX_TENSORS);
+    EXPECT_EQ(lim.stage_inputs, (uint32_t)TIGRIS_MAX_STAGE_INPUTS);
+    EXPECT_EQ(lim.stage_outputs, (uint32_t)TIGRIS_MAX_STAGE_OUTPUTS);
+    EXPECT_EQ(lim.chain_stages, (uint32_t)TIGRIS_MAX_CHAIN_STAGES);
+    EXPECT_EQ(lim.spatial_ops_per_stage, (uint32_t)TIGRIS_MAX_SPATIAL_OPS_PER_STAGE);
+    EXPECT_EQ(lim.subgraphs, (uint32_t)TIGRIS_MAX_SUBGRAPHS);
+    EXPECT_EQ(lim.subgraph_depth, (uint32_t)TIGRIS_MAX_SUBGRAPH_DEPTH);
+}
+
+// ---- forward partitioned schedule ----
+
+TEST(LoaderStages, Schedule_OpNotScheduled) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    uint16_t z = b.add_tensor("z", TIGRIS_DTYPE_FLOAT32, {1, 4, 4, 2}, TIGRIS_TENSOR_MODEL_OUTPUT);
+    b.add_op(TIGRIS_OP_RELU, {1}, {z});
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, Schedule_OpRepeated) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    b.stages[0].ops = {0, 0};
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, Schedule_OpsReordered) {
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    b.stages[0].ops = {1};
+    b.stages[1].ops = {0};
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, Schedule_OpsButNoStages) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    b.stages.clear();
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, Schedule_OpIndexBeyondOps) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    b.stages[0].ops = {0, 1};
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+// ---- op stage byte ----
+
+TEST(LoaderStages, OpStageByteWrongFromV5) {
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    b.ops[1].stage_byte = 0;  // op 1 lives in stage 1
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
+}
+
+TEST(LoaderStages, OpStageByteWrongAtV4) {
+    PlanBuilder b = PlanBuilder::conv_chain(4);
+    b.ops[1].stage_byte = 0;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
+}
+
+// ---- chains ----
+
+TEST(LoaderStages, Chain_LengthOne) {
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    b.stages[0].chain_len = 1;
+    b.stages[1].chain_id = 1;
+    b.stages[1].chain_len = 1;
+    b.stages[1].chain_tile_h = 2;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, Chain_HeadAfterMember) {
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    b.stages[0].chain_id = 1;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, Chain_RunsPastStageTable) {
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    b.stages[0].chain_len = b.stages[1].chain_len = 3;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, Chain_HeadWithoutTileHeight) {
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    b.stages[0].chain_tile_h = 0;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, Chain_MemberWithTileHeight) {
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    b.stages[1].chain_tile_h = 2;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, Chain_MemberWithTilePlan) {
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    b.stages[1].tile = b.add_tile(PlanBuilder::stripe_tile(2, 8, 2, 3));
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, Chain_HeadWithTilePlan) {
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    b.stages[0].tile = b.add_tile(PlanBuilder::stripe_tile(2, 8, 2, 3));
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, Chain_MemberPointsElsewhere) {
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    b.stages[1].chain_id = 1;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, Chain_MemberWithDifferentLength) {
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    b.stages.push_back(b.stages[1]);  // a third stage, not part of the 2-chain
+    b.stages[2].ops = {};
+    b.stages[1].chain_len = 3;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, Chain_TileHeightOnUnchainedStage) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    b.stages[0].chain_tile_h = 2;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderStages, Chain_LineBufferedHeadLoads) {
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    b.stages[0].flags = TIGRIS_STAGE_LINE_BUFFERED;
+    EXPECT_LOAD(b.build(), TIGRIS_OK);
+}
+
+TEST(LoaderStages, Chain_OperatorNotStripeTileable) {
+    for (uint8_t t : {TIGRIS_OP_GLOBAL_AVG, TIGRIS_OP_FULLY_CONN, TIGRIS_OP_RESHAPE, TIGRIS_OP_MATMUL,
+                      TIGRIS_OP_CONV_TRANSPOSE, TIGRIS_OP_RESIZE}) {
+        PlanBuilder b = PlanBuilder::conv_chain(9);
+        b.ops[1].type = t;
+        SCOPED_TRACE((int)t);
+        EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
+    }
+}
+
+// ---- tile records (§7.1, §7.2) ----
+
+TEST(LoaderTiles, TileableAboveOne) {
+    PlanBuilder b = PlanBuilder::tiled_stripe(9);
+    b.tiles[0].choices.tileable = 2;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderTiles, WidthAxisReserved) {
+    PlanBuilder b = PlanBuilder::tiled_stripe(9);
+    b.tiles[0].choices.axis = TIGRIS_TILE_AXIS_WIDTH;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderTiles, UnknownAxis) {
+    for (uint8_t a : {4, 5, 255}) {
+        PlanBuilder b = PlanBuilder::tiled_stripe(9);
+        b.tiles[0].choices.axis = a;
+        SCOPED_TRACE((int)a);
+        EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+    }
+}
+
+TEST(LoaderTiles, TileableWithAxisNone) {
+    PlanBuilder b = PlanBuilder::tiled_stripe(9);
+    b.tiles[0].choices.axis = TIGRIS_TILE_AXIS_NONE;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderTiles, UntileableWithAxis) {
+    PlanBuilder b = PlanBuilder::tiled_stripe(9);
+    b.tiles[0].choices.tileable = 0;
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderTiles, UntileableRecordLoads) {
+    PlanBuilder b = PlanBuilder::tiled_stripe(9);
+    b.tiles[0].choices = tigris_tile_plan_v10_t{};
+    EXPECT_LOAD(b.build(), TIGRIS_OK);
+}
+
+TEST(LoaderTiles, V4TileByteOneIsPadding) {
+    // Before v5 byte 1 carries no axis: a tileable v4 record with 0 there loads.
+    EXPECT_LOAD(PlanBuilder::tiled_stripe(4).build(), TIGRIS_OK);
+}
+
+TEST(LoaderTiles, HwAxisAcceptedFromV5) {
+    PlanBuilder b = PlanBuilder::tiled_stripe(9);
+    b.tiles[0].choices.axis = TIGRIS_TILE_AXIS_HW;
+    b.tiles[0].choices.tile_width = 4;
+    b.tiles[0].choices.num_tiles = 8;
+    EXPECT_LOAD(b.build(), TIGRIS_OK);
+}
+
+// ---- tiled-stage contracts (§7.3) ----
+
+TEST(LoaderTiles, StripeWithTwoSpatialOps) {
+    PlanBuilder b = PlanBuilder::conv_chain(9);
+    // Both convs in one tiled stage instead of a chain.
+    b.stages.pop_back();
+    b.stages[0].ops = {0, 1};
+    b.stages[0].outputs = {2};
+    b.stages[0].chain_id = kNone16;
+    b.stages[0].chain_len = 0;
+    b.stages[0].chain_tile_h = 0;
+    b.stages[0].tile = b.add_tile(PlanBuilder::stripe_tile(2, 8, 4, 5));
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
+}
+
+TEST(LoaderTiles, StripeWithoutStageInputs) {
+    PlanBuilder b = PlanBuilder::tiled_stripe(9);
+    b.stages[0].inputs = {};
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderTiles, StripeWithoutStageOutputs) {
+    PlanBuilder b = PlanBuilder::tiled_stripe(9);
+    b.stages[0].outputs = {};
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
