@@ -94,8 +94,9 @@ static int interior_walk(chain_t *c, uint32_t h, visit_fn visit, void *ctx, uint
     /* back-propagate into each member's TXM_R1 (its input rows) */
     for (m = c->len; m-- > 0;) {
         int32_t *rec = member(c, m);
-        int64_t s_in = (int64_t)s_out * rec[TXM_STRIDE] + (rec[TXM_EFFK] > rec[TXM_STRIDE] ? rec[TXM_EFFK] - rec[TXM_STRIDE] : 0);
-        if (s_in > 0x7FFFFFFF) return -1;
+        uint32_t s_in = tx_sat_add(tx_sat_mul(s_out, (uint32_t)rec[TXM_STRIDE]),
+                                   rec[TXM_EFFK] > rec[TXM_STRIDE] ? (uint32_t)(rec[TXM_EFFK] - rec[TXM_STRIDE]) : 0u);
+        if (s_in > 0x7FFFFFFFu) return -1;
         rec[TXM_R1] = (int32_t)s_in;
         s_out = (uint32_t)s_in;
     }

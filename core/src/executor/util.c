@@ -5,6 +5,8 @@
  */
 #include "executor_internal.h"
 
+#include <string.h>
+
 int tx_is_height_spatial(uint8_t t) {
     return t == TIGRIS_OP_CONV || t == TIGRIS_OP_DEPTHWISE || t == TIGRIS_OP_MAX_POOL || t == TIGRIS_OP_AVG_POOL ||
            t == TIGRIS_OP_L2_POOL;
@@ -81,7 +83,8 @@ int tx_pure_reinterpret(const tigris_plan_t *plan, const tigris_op_t *op) {
     qa = tigris_tensor_quant(plan, a);
     qb = tigris_tensor_quant(plan, b);
     if ((qa == NULL) != (qb == NULL)) return 0;
-    if (qa && (qa->scale != qb->scale || qa->zero_point != qb->zero_point)) return 0;
+    /* Bitwise scale comparison: no float arithmetic on targets without an FPU. */
+    if (qa && (memcmp(&qa->scale, &qb->scale, sizeof qa->scale) != 0 || qa->zero_point != qb->zero_point)) return 0;
     if (own_order(a) != own_order(b)) return 0;
     if (!own_order(a)) {
         const int32_t *sa = tigris_tensor_shape(plan, a), *sb = tigris_tensor_shape(plan, b);
