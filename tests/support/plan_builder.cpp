@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <tuple>
 
@@ -844,12 +845,18 @@ bool plan_is_zeroed(const tigris_plan_t &p) {
 }
 
 tigris_error_t load_plan(const std::vector<uint8_t> &bytes, tigris_plan_limits_t *required) {
-    // A private 16-aligned copy: the loader may keep pointers into it only while we look.
-    const size_t cap = bytes.size() + 16;
-    std::vector<uint8_t> store(cap);
-    uint8_t *base = store.data();
-    base += (16u - (uintptr_t)base % 16u) % 16u;
-    if (!bytes.empty()) std::memcpy(base, bytes.data(), bytes.size());
+    // A private copy of exactly bytes.size() bytes, so that under ASan any read
+    // past the end of the plan hits a redzone. malloc is 16-aligned on the
+    // hosts we test; otherwise fall back to an aligned copy with slack.
+    const size_t n = bytes.size();
+    std::unique_ptr<uint8_t[]> exact(new uint8_t[n ? n : 1]);
+    uint8_t *base = exact.get();
+    std::vector<uint8_t> store;
+    if ((uintptr_t)base % 16u != 0) {
+        store.resize(n + 16);
+        base = store.data() + (16u - (uintptr_t)store.data() % 16u) % 16u;
+    }
+    if (n) std::memcpy(base, bytes.data(), n);
 
     tigris_plan_t plan;
     std::memset(&plan, 0xA5, sizeof plan);  // garbage the loader must clear on failure
