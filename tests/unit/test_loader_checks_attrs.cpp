@@ -239,3 +239,19 @@ TEST(LoaderAttrs, CumsumWithoutAxes) {
     b.add_attribute(0, TIGRIS_ATTR_CUMSUM_OPTIONS, {0, 0});
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
 }
+
+// §10: the target operator has >= 1 input and exactly one output (SVDF, LSTM,
+// DETECTION_POSTPROCESS, IF and WHILE excepted).
+TEST(LoaderAttrs, TargetOperatorWithTwoOutputs) {
+    PlanBuilder b = leaky(9);
+    uint16_t z = b.add_tensor("z", TIGRIS_DTYPE_FLOAT32, {1, 4, 4, 2}, TIGRIS_TENSOR_MODEL_OUTPUT);
+    b.ops[0].outputs.push_back(z);
+    b.stages[0].outputs.push_back(z);
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}
+
+TEST(LoaderAttrs, TargetOperatorWithoutInputs) {
+    PlanBuilder b = leaky(9);
+    b.ops[0].inputs.clear();
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
+}

@@ -304,3 +304,16 @@ TEST(LoaderTensors, StateTensorListedAsModelInput) {
     b.model_outputs = {2};
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_TENSOR);
 }
+
+// §4.2 / §15.1: STATE (0x10) only in a v10+ plan that has a state section.
+TEST(LoaderTensors, StateFlagBelowV10) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    b.add_tensor("s", TIGRIS_DTYPE_FLOAT32, {1, 4}, TIGRIS_TENSOR_STATE);
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_TENSOR);
+}
+
+TEST(LoaderTensors, StateFlagWithoutStateSection) {
+    PlanBuilder b = PlanBuilder::minimal_float(10);
+    b.add_tensor("s", TIGRIS_DTYPE_FLOAT32, {1, 4}, TIGRIS_TENSOR_STATE);
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_TENSOR);
+}
