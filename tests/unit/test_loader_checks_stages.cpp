@@ -389,3 +389,65 @@ TEST(LoaderTiles, StripeWithoutStageOutputs) {
     b.stages[0].outputs = {};
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
 }
+
+// §7.3 rank-4 height stripe: ops other than the one spatial op come from the
+// stripe-tileable set.
+TEST(LoaderTiles, StripeWithOperatorOutsideStripeSet) {
+    PlanBuilder b = PlanBuilder::tiled_stripe(9);
+    uint16_t z = b.add_tensor("z", TIGRIS_DTYPE_FLOAT32, {1, 8, 8, 3}, TIGRIS_TENSOR_MODEL_OUTPUT);
+    b.tensors[1].flags = 0;
+    uint16_t o = b.add_op(TIGRIS_OP_GLOBAL_MAX, {1}, {z});
+    b.stages[0].ops.push_back(o);
+    b.stages[0].outputs = {z};
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
+}
+
+TEST(LoaderTiles, StripeWithConvAndPointwiseLoads) {
+    PlanBuilder b = PlanBuilder::tiled_stripe(9);
+    uint16_t z = b.add_tensor("z", TIGRIS_DTYPE_FLOAT32, {1, 8, 8, 3}, TIGRIS_TENSOR_MODEL_OUTPUT);
+    b.tensors[1].flags = 0;
+    uint16_t o = b.add_op(TIGRIS_OP_RELU, {1}, {z});
+    b.stages[0].ops.push_back(o);
+    b.stages[0].outputs = {z};
+    EXPECT_LOAD(b.build(), TIGRIS_OK);
+}
+
+namespace {
+// x[1,8,4,2] (NHWC) -> Reshape -> y[1,32,2] (NLC): batch and channels kept,
+// each of the 8 input rows regroups onto 4 whole output rows; banded 2 input
+// rows at a time.
+PlanBuilder reshape_band() {
+    PlanBuilder b(9);
+    uint16_t x = b.add_tensor("x", TIGRIS_DTYPE_FLOAT32, {1, 8, 4, 2}, TIGRIS_TENSOR_MODEL_INPUT);
+    uint16_t y = b.add_tensor("y", TIGRIS_DTYPE_FLOAT32, {1, 32, 2}, TIGRIS_TENSOR_MODEL_OUTPUT);
+    uint16_t o = b.add_op(TIGRIS_OP_RESHAPE, {x}, {y});
+    uint16_t s = b.add_stage({o}, {x}, {y});
+    b.stages[s].tile = b.add_tile(PlanBuilder::stripe_tile(2, 8, 0, 1));
+    return b;
+}
+}  // namespace
+
+TEST(LoaderTiles, ReshapeBandLoads) { EXPECT_LOAD(reshape_band().build(), TIGRIS_OK); }
+
+TEST(LoaderTiles, ReshapeBandRecordConditions) {
+    struct Case {
+        const char *what;
+        std::function<void(tigris_tile_plan_v10_t &)> edit;
+    };
+    const Case cases[] = {
+        {"halo", [](tigris_tile_plan_v10_t &t) { t.halo = 1; }},
+        {"receptive_field", [](tigris_tile_plan_v10_t &t) { t.receptive_field = 2; }},
+        {"original_height", [](tigris_tile_plan_v10_t &t) { t.original_height = 7; }},
+        {"num_tiles", [](tigris_tile_plan_v10_t &t) { t.num_tiles = 3; }},
+        {"tile_height 0", [](tigris_tile_plan_v10_t &t) { t.tile_height = 0; }},
+        {"tile_height > rows", [](tigris_tile_plan_v10_t &t) { t.tile_height = 9; t.num_tiles = 1; }},
+        {"tile_width", [](tigris_tile_plan_v10_t &t) { t.tile_width = 2; }},
+        {"flags", [](tigris_tile_plan_v10_t &t) { t.flags = 1; }},
+    };
+    for (const Case &c : cases) {
+        PlanBuilder b = reshape_band();
+        c.edit(b.tiles[0].choices);
+        SCOPED_TRACE(c.what);
+        EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
+    }
+}
