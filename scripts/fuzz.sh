@@ -13,6 +13,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"  # cmake --preset reads CMakePresets.json from the working directory
 BUILD_ROOT="${TIGRIS_BUILD_ROOT:-$ROOT/build}"
 JOBS="${TIGRIS_JOBS:-2}"
 SHARED="${TIGRIS_SHARED_DIR:-$ROOT/../shared}"
@@ -47,6 +48,8 @@ dirs=("$work" "$seeds" "$regressions")
 [ -d "$SHARED/corpus/negative" ] && dirs+=("$SHARED/corpus/negative")
 
 rc=0
+# With -jobs, libFuzzer writes fuzz-<n>.log into the working directory.
+cd "$FUZZ_BUILD"
 "$FUZZ_BUILD/tests/fuzz/$TARGET" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
   -artifact_prefix="$artifacts" "$@" "${dirs[@]}" || rc=$?
 

@@ -13,6 +13,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"  # cmake --preset reads CMakePresets.json from the working directory
 BUILD="${TIGRIS_BUILD_ROOT:-$ROOT/build}/host"
 JOBS="${TIGRIS_JOBS:-2}"
 

@@ -20,6 +20,7 @@
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"  # cmake --preset reads CMakePresets.json from the working directory
 BUILD_ROOT="${TIGRIS_BUILD_ROOT:-$ROOT/build}"
 JOBS="${TIGRIS_JOBS:-2}"
 FUZZ_SECONDS="${TIGRIS_FUZZ_SECONDS:-60}"
