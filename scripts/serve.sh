@@ -30,7 +30,8 @@ PLAN="$BUILD/examples/example.tgrs"
 [ -x "$TIGRIS" ] || { echo "serve: $TIGRIS was not built" >&2; exit 1; }
 [ -f "$PLAN" ] || { echo "serve: $PLAN was not written" >&2; exit 1; }
 
-if "$TIGRIS" serve --help >/dev/null 2>&1; then
+# CLI11 answers --help for any word, so look for serve among the subcommands.
+if "$TIGRIS" --help 2>/dev/null | grep -qE '^ +serve( |$)'; then
   echo "serve: tigris serve $PLAN $*"
   exec "$TIGRIS" serve "$PLAN" "$@"
 fi
