@@ -188,3 +188,40 @@ TEST(LoaderV11, BandKindAboveSevenRefused) {
         EXPECT_NE(load_plan(b.build()), TIGRIS_OK);
     }
 }
+
+// ---- §8.3 fast-arena requirement with compressed weights ----
+
+namespace {
+uint32_t align_to(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+}  // namespace
+
+TEST(LoaderArena, OverheadOfOneStandaloneBlock) {
+    // compressed_conv: one block = 216-byte weight, pad to 224, 12-byte bias = 236.
+    PlanBuilder b = PlanBuilder::compressed_conv(9, Compression::Lz4Blocks);
+    b.budget = 5000;
+    std::vector<uint8_t> bytes = b.build();
+    tigris_plan_t plan;
+    ASSERT_EQ(tigris_plan_load(bytes.data(), (uint32_t)bytes.size(), &plan), TIGRIS_OK);
+    EXPECT_EQ(tigris_weight_decompression_overhead(&plan), align_to(236, TIGRIS_TENSOR_ALIGN));
+    EXPECT_EQ(tigris_fast_arena_required(&plan), 5000u + align_to(236, TIGRIS_TENSOR_ALIGN));
+}
+
+TEST(LoaderArena, ChainKeepsAllItsBlocksResident) {
+    // conv_chain: each stage's block = 144-byte weight + 8-byte bias at 144 = 152.
+    PlanBuilder b = PlanBuilder::conv_chain(11);
+    b.compression = Compression::Lz4Blocks;
+    b.scheduled_peak = 3000;
+    std::vector<uint8_t> bytes = b.build();
+    tigris_plan_t plan;
+    ASSERT_EQ(tigris_plan_load(bytes.data(), (uint32_t)bytes.size(), &plan), TIGRIS_OK);
+    const uint32_t want = 2 * align_to(152, TIGRIS_TENSOR_ALIGN);
+    EXPECT_EQ(tigris_weight_decompression_overhead(&plan), want);
+    EXPECT_EQ(tigris_fast_arena_required(&plan), 3000u + want);
+}
+
+TEST(LoaderArena, UncompressedPlanHasNoOverhead) {
+    std::vector<uint8_t> bytes = PlanBuilder::conv_chain(9).build();
+    tigris_plan_t plan;
+    ASSERT_EQ(tigris_plan_load(bytes.data(), (uint32_t)bytes.size(), &plan), TIGRIS_OK);
+    EXPECT_EQ(tigris_weight_decompression_overhead(&plan), 0u);
+}
