@@ -406,3 +406,85 @@ TEST(LoaderSubgraphs, IfBranchFormDiffers) {
     b.tensors[4].shape = {4};
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
 }
+
+// ---- WHILE (§12) ----
+
+namespace {
+// y = While(x): condition graph 1 = (c > 10), body graph 2 = b + 1, all [1] floats.
+// extra_output: a second main-graph output tensor (index 2), not yet used.
+PlanBuilder while_loop(bool extra_output = false) {
+    PlanBuilder b(10);
+    uint16_t x = b.add_tensor("x", TIGRIS_DTYPE_FLOAT32, {1}, TIGRIS_TENSOR_MODEL_INPUT);
+    uint16_t y = b.add_tensor("y", TIGRIS_DTYPE_FLOAT32, {1}, TIGRIS_TENSOR_MODEL_OUTPUT);
+    if (extra_output) b.add_tensor("y2", TIGRIS_DTYPE_FLOAT32, {1}, TIGRIS_TENSOR_MODEL_OUTPUT);
+    uint16_t ci = b.add_tensor("cond.in", TIGRIS_DTYPE_FLOAT32, {1});
+    uint16_t co = b.add_tensor("cond.out", TIGRIS_DTYPE_BOOL, {1});
+    uint16_t bi = b.add_tensor("body.in", TIGRIS_DTYPE_FLOAT32, {1});
+    uint16_t bo = b.add_tensor("body.out", TIGRIS_DTYPE_FLOAT32, {1});
+    uint16_t ten = b.add_float_weight("ten", {10.0f});
+    uint16_t one = b.add_float_weight("one", {1.0f});
+    uint16_t w = b.add_op(TIGRIS_OP_WHILE, {x}, {y}, "while");
+    uint16_t g = b.add_op(TIGRIS_OP_GREATER, {ci}, {co}, "cond.greater");
+    uint16_t a = b.add_op(TIGRIS_OP_ADD, {bi}, {bo}, "body.add");
+    b.ops[g].weight = ten;
+    b.ops[a].weight = one;
+    b.add_attribute(w, TIGRIS_ATTR_SUBGRAPHS, le_u16({1, 2}));
+    b.add_attribute(g, TIGRIS_ATTR_CONSTANT_OPERAND, {1, 0, 0xFF, 0xFF});
+    b.add_stage({w}, {x}, {y});
+    b.add_stage({g}, {ci}, {co});
+    b.add_stage({a}, {bi}, {bo});
+    b.add_subgraph(0, 1, {x}, {y});
+    b.add_subgraph(1, 1, {ci}, {co});
+    b.add_subgraph(2, 1, {bi}, {bo});
+    return b;
+}
+}  // namespace
+
+TEST(LoaderSubgraphs, WhileBaselineLoads) { EXPECT_LOAD(while_loop().build(), TIGRIS_OK); }
+
+TEST(LoaderSubgraphs, WhileConditionEqualsBody) {
+    PlanBuilder b = while_loop();
+    b.attributes[0].bytes = le_u16({2, 2});
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
+}
+
+TEST(LoaderSubgraphs, WhileGraphIndexOutOfRange) {
+    for (auto pair : {std::vector<uint16_t>{0, 2}, std::vector<uint16_t>{1, 3}}) {
+        PlanBuilder b = while_loop();
+        b.attributes[0].bytes = le_u16(pair);
+        EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
+    }
+}
+
+TEST(LoaderSubgraphs, WhileOutputCountDiffersFromInputs) {
+    PlanBuilder b = while_loop(true);
+    b.ops[0].outputs = {1, 2};
+    b.stages[0].outputs = {1, 2};
+    b.subgraphs[0].outputs = {1, 2};
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
+}
+
+TEST(LoaderSubgraphs, WhileConditionNotBool) {
+    PlanBuilder b = while_loop();
+    b.subgraphs[1].outputs = {2};  // cond graph "returns" its float input
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
+}
+
+TEST(LoaderSubgraphs, WhileConditionWithTwoOutputs) {
+    PlanBuilder b = while_loop();
+    b.subgraphs[1].outputs = {3, 3};
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
+}
+
+TEST(LoaderSubgraphs, WhileBodyOutputCountDiffers) {
+    PlanBuilder b = while_loop();
+    b.subgraphs[2].outputs = {};
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
+}
+
+TEST(LoaderSubgraphs, WhileBodyFormDiffers) {
+    PlanBuilder b = while_loop();
+    b.tensors[4].shape = {1, 1};  // body.in: same bytes, other shape than x
+    b.tensors[5].shape = {1, 1};
+    EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
+}
