@@ -28,6 +28,12 @@ int run(const Options &opt) {
     }
     if (!report.status.ok()) {
         std::cerr << "error: " << report.status.name << ": " << report.status.message << '\n';
+        // What the header claims often explains the refusal (an old schema,
+        // a file cut short) without a hex dump.
+        if (report.header)
+            std::cerr << "note: header says " << (report.header->magic_ok ? "TGRS" : "no TGRS magic") << ", schema "
+                      << report.header->version << ", " << report.header->file_size << " bytes; the file has "
+                      << report.file_bytes << " bytes\n";
         return kExitRefused;
     }
     return kExitOk;
