@@ -129,6 +129,50 @@ TEST(S8FixedPoint, ExpLogisticTanhTrackDoubleMath) {
     EXPECT_EQ(fx_exp_on_negative(0, 5), INT32_MAX);
 }
 
+TEST(S8FixedPoint, FloatRoundingOfProductsAndQuotients) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> mant(0.5f, 1.0f);
+    std::uniform_int_distribution<int> ex(-12, 4);
+    for (int i = 0; i < 20000; i++) {
+        volatile float a = std::ldexp(mant(rng), ex(rng)), b = std::ldexp(mant(rng), ex(rng)), c = std::ldexp(mant(rng), ex(rng));
+        volatile float prod = a * b;
+        volatile float quo = prod / c;
+        fx_real_t ra, rb, rc;
+        fx_from_float_bits(bits_of(a), &ra);
+        fx_from_float_bits(bits_of(b), &rb);
+        fx_from_float_bits(bits_of(c), &rc);
+        fx_real_t got = fx_div_round(fx_round_bits(fx_mul_real(ra, rb), 24), rc, 24);
+        ASSERT_EQ(std::ldexp((double)got.m, got.e), (double)quo) << a << "*" << b << "/" << c;
+    }
+}
+
+TEST(S8Activation, LeakyReluTwoMultipliersFromFloatRatios) {
+    for (float alpha : {0.01f, 0.2f, -0.3f}) {
+        KPlan p;
+        float s_in = 0.047f, s_out = 0.031f;
+        uint16_t qi = p.quant(s_in, -6), qo = p.quant(s_out, 11);
+        uint16_t in = p.tensor(TIGRIS_DTYPE_INT8, {256}, qi), out = p.tensor(TIGRIS_DTYPE_INT8, {256}, qo);
+        uint16_t op = p.op(TIGRIS_OP_LEAKY_RELU, {in}, {out});
+        if (alpha != 0.01f) p.attr(op, TIGRIS_ATTR_ALPHA, &alpha, 4);
+        p.finish();
+        std::vector<int8_t> x(256);
+        for (int i = 0; i < 256; i++) x[i] = (int8_t)(i - 128);
+        p.set(in, x);
+        ASSERT_EQ(p.run_s8(op), 0);
+        volatile float fa = s_in * alpha;
+        volatile float ra = fa / s_out, ri = s_in / s_out;
+        int32_t ma, sa, mi, si;
+        ref_qm((double)ra, &ma, &sa);
+        ref_qm((double)ri, &mi, &si);
+        auto y = p.get<int8_t>(out);
+        for (int i = 0; i < 256; i++) {
+            int v = x[i] + 6;
+            int32_t r = v >= 0 ? ref_mbqm(v, mi, si) : ref_mbqm(v, ma, sa);
+            ASSERT_EQ(y[i], std::max(-128, std::min(127, r + 11))) << "alpha " << alpha << " x " << (int)x[i];
+        }
+    }
+}
+
 // ---- Convolution family ----
 
 struct S8ConvCase {

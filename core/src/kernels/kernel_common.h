@@ -470,6 +470,7 @@ int tk_s8_relu6(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem
 int tk_s8_sigmoid(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_s8_tanh(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_s8_softmax(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_leaky_relu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_s8_add(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_s8_sub(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_s8_mul(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);

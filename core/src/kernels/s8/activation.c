@@ -201,3 +201,35 @@ int tk_s8_softmax(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_
     }
     return 0;
 }
+
+/* TFLite's int8 LeakyRelu: two multipliers, s_in/s_out for x >= zp and
+ * s_in·alpha/s_out for the rest. TFLite forms both ratios in float before
+ * quantising them, so each float operation's rounding is reproduced. */
+int tk_s8_leaky_relu(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    s8_unary_t u;
+    if (unary_setup(plan, op, mem, &u)) return -1;
+    if (!tigris_tensor_quant(plan, u.ti) || !tigris_tensor_quant(plan, u.to)) return -1;
+    uint32_t alpha_bits = 0x3C23D70Au; /* 0.01f, the writer's default */
+    uint8_t len = 0;
+    const uint8_t *a = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_ALPHA, &len);
+    if (a) {
+        if (len < 4) return -1;
+        memcpy(&alpha_bits, a, 4);
+    }
+    int negative_alpha = (alpha_bits >> 31) != 0;
+    fx_real_t si, so, al;
+    if (fx_from_float_bits(tk_scale_bits(plan, u.ti), &si) || fx_from_float_bits(tk_scale_bits(plan, u.to), &so) ||
+        fx_from_float_bits(alpha_bits & 0x7FFFFFFFu, &al) || so.m == 0 || si.m == 0)
+        return -1;
+    int32_t mi, shi, ma, sha;
+    fx_qm_value(fx_div_round(si, so, 24), &mi, &shi);
+    fx_qm_value(fx_div_round(fx_round_bits(fx_mul_real(si, al), 24), so, 24), &ma, &sha);
+    if (negative_alpha) ma = -ma;
+    int32_t zi = tk_zero_point(plan, u.ti), zo = tk_zero_point(plan, u.to);
+    for (uint32_t i = 0; i < u.count; i++) {
+        int32_t v = (int32_t)u.x[i] - zi;
+        int32_t r = v >= 0 ? fx_mbqm(v, mi, shi) : fx_mbqm(v, ma, sha);
+        u.y[i] = (int8_t)fx_clamp(fx_wadd(r, zo), -128, 127);
+    }
+    return 0;
+}

@@ -27,6 +27,7 @@ static const tk_kernel_fn s8_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
     [TIGRIS_OP_RESHAPE] = tk_any_reshape,
     [TIGRIS_OP_SUB] = tk_s8_sub,
     [TIGRIS_OP_TANH] = tk_s8_tanh,
+    [TIGRIS_OP_LEAKY_RELU] = tk_s8_leaky_relu,
     [TIGRIS_OP_REDUCE_MEAN] = tk_s8_reduce_mean,
 };
 

@@ -201,32 +201,41 @@ static inline int fx_real_ge(fx_real_t a, fx_real_t b) {
     return (a.m << (64 - la)) >= (b.m << (64 - lb));
 }
 
-/* QuantizeMultiplier(num / den as a double): multiplier and shift. A zero
- * numerator gives (0, 0). Returns -1 when den is zero. */
-static inline int fx_qm_ratio(fx_real_t num, fx_real_t den, int32_t *mult, int32_t *shift) {
-    if (den.m == 0) return -1;
-    if (num.m == 0) {
-        *mult = 0;
-        *shift = 0;
-        return 0;
+/* Round a value to `bits` significant bits, ties to even (IEEE rounding). */
+static inline fx_real_t fx_round_bits(fx_real_t v, int bits) {
+    int n = fx_bitlen64(v.m);
+    if (n <= bits) return v;
+    int drop = n - bits;
+    uint64_t keep = v.m >> drop;
+    uint64_t rest = v.m & ((((uint64_t)1) << drop) - 1u);
+    uint64_t half = ((uint64_t)1) << (drop - 1);
+    if (rest > half || (rest == half && (keep & 1u))) keep++;
+    v.m = keep;
+    v.e += drop;
+    if (fx_bitlen64(v.m) > bits) {
+        v.m >>= 1;
+        v.e += 1;
     }
-    /* Normalise both mantissas so num lies in [den, 2·den): the quotient q
-     * then has its leading bit at position 0 (value in [1, 2)). */
+    return v;
+}
+
+/* num / den rounded to `bits` (<= 60) significant bits, ties to even: the
+ * quotient a float (24) or double (53) division produces. den must not be 0. */
+static inline fx_real_t fx_div_round(fx_real_t num, fx_real_t den, int bits) {
+    fx_real_t r = {0, 0};
+    if (num.m == 0) return r;
+    /* Normalise both mantissas to 61 bits so the quotient lies in [1, 2)
+     * after at most one extra shift of the numerator. */
     int nb = fx_bitlen64(num.m), db = fx_bitlen64(den.m);
-    uint64_t n = num.m, d = den.m;
-    int32_t e = num.e - den.e;
-    /* Bring both to 56 significant bits so shifts stay inside 64. */
-    n <<= (56 - nb);
-    e -= (56 - nb);
-    d <<= (56 - db);
-    e += (56 - db);
+    uint64_t n = num.m << (61 - nb), d = den.m << (61 - db);
+    int32_t e = num.e - (61 - nb) - den.e + (61 - db);
     if (n < d) {
         n <<= 1;
         e -= 1;
     }
-    /* Long division: 54 quotient bits (53 kept + 1 rounding) plus sticky. */
+    /* Long division: bits + 1 quotient bits (one for rounding) plus sticky. */
     uint64_t q = 0, rem = n;
-    for (int i = 0; i < 54; i++) {
+    for (int i = 0; i <= bits; i++) {
         q <<= 1;
         if (rem >= d) {
             rem -= d;
@@ -234,21 +243,34 @@ static inline int fx_qm_ratio(fx_real_t num, fx_real_t den, int32_t *mult, int32
         }
         rem <<= 1;
     }
-    int sticky = rem != 0;
-    /* q has 54 bits: value = q · 2^(e - 53). Round to 53 bits, half even. */
-    uint64_t q53 = q >> 1;
-    int round_bit = (int)(q & 1);
-    if (round_bit && (sticky || (q53 & 1))) q53++;
-    int32_t e53 = e - 52; /* value = q53 · 2^e53 */
-    if (q53 >> 53) {
-        q53 >>= 1;
-        e53 += 1;
+    uint64_t qb = q >> 1;
+    if ((q & 1) && (rem != 0 || (qb & 1))) qb++;
+    r.m = qb;
+    r.e = e - (bits - 1);
+    if (fx_bitlen64(r.m) > bits) {
+        r.m >>= 1;
+        r.e += 1;
     }
-    /* frexp: value = (q53 / 2^53) · 2^(e53 + 53); fraction·2^31 = q53 >> 22,
-     * rounded half away from zero (TfLiteRound). */
-    int32_t fexp = e53 + 53;
-    uint64_t m31 = q53 >> 22;
-    if ((q53 >> 21) & 1) m31++;
+    return r;
+}
+
+/* TFLite's QuantizeMultiplier of a value: frexp fraction times 2^31 rounded
+ * half away from zero; shifts below -31 give (0, 0). */
+static inline void fx_qm_value(fx_real_t v, int32_t *mult, int32_t *shift) {
+    if (v.m == 0) {
+        *mult = 0;
+        *shift = 0;
+        return;
+    }
+    int nb = fx_bitlen64(v.m);
+    int32_t fexp = v.e + nb; /* v = (m / 2^nb) · 2^fexp */
+    uint64_t m31;
+    if (nb <= 31) {
+        m31 = v.m << (31 - nb);
+    } else {
+        m31 = v.m >> (nb - 31);
+        if ((v.m >> (nb - 32)) & 1u) m31++;
+    }
     if (m31 == (1ull << 31)) {
         m31 >>= 1;
         fexp += 1;
@@ -256,13 +278,19 @@ static inline int fx_qm_ratio(fx_real_t num, fx_real_t den, int32_t *mult, int32
     if (fexp < -31) {
         *mult = 0;
         *shift = 0;
-        return 0;
+        return;
     }
     *mult = (int32_t)m31;
     *shift = fexp;
-    return 0;
 }
 
+/* QuantizeMultiplier(num / den as a double): multiplier and shift. A zero
+ * numerator gives (0, 0). Returns -1 when den is zero. */
+static inline int fx_qm_ratio(fx_real_t num, fx_real_t den, int32_t *mult, int32_t *shift) {
+    if (den.m == 0) return -1;
+    fx_qm_value(fx_div_round(num, den, 53), mult, shift);
+    return 0;
+}
 
 /* Unsigned 64-bit division by shift and subtract (lx106 has no helper). */
 static inline uint64_t fx_udiv64(uint64_t n, uint64_t d, uint64_t *rem) {
