@@ -400,7 +400,7 @@ static tigris_exec_error_t chain_body(chain_t *c) {
 
     /* Step 3: every member's weights decoded up front. */
     for (m = 0; m < c->len; m++) {
-        TIGRIS_TRACE_SET_STAGE(mem, c->head + m);
+        if (tx_stage_block(plan, (uint16_t)(c->head + m))) TIGRIS_TRACE_SET_STAGE(mem, c->head + m);
         err = tx_decode_block(r, (uint16_t)(c->head + m), &r->chain_blob[m]);
         if (err != TIGRIS_EXEC_OK) return err;
     }
