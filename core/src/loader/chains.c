@@ -37,16 +37,20 @@ static int row_banded(const tigris_plan_t *p, uint16_t t) {
 
 static int32_t rows(const tigris_plan_t *p, uint16_t t) { return tigris__dim(p, T(p, t), 1); }
 
+/* Is t read by an operator outside the chain? Operators, not stages, are
+ * walked: every op record was validated at step 11, while stages after the
+ * chain have not been checked yet. The chain's ops are the contiguous index
+ * range [first, last) because stage op lists run 0..num_ops-1 in order. */
 static int read_outside(const tigris_plan_t *p, uint32_t head, uint32_t end, uint16_t t) {
-    uint32_t s, k;
+    uint32_t s, i, first = 0, last;
     if (T(p, t)->flags & TIGRIS_TENSOR_MODEL_OUTPUT) return 1;
-    for (s = 0; s < p->header->num_stages; s++) {
-        const tigris_stage_t *st = &p->stages[s];
-        if (s >= head && s < end) continue;
-        for (k = 0; k < st->ops_count; k++) {
-            const tigris_op_t *op = &p->ops[tigris__stage_op(p, st, k)];
-            if (listed(p, op->inputs_off, op->num_inputs, t)) return 1;
-        }
+    for (s = 0; s < head; s++) first += p->stages[s].ops_count;
+    last = first;
+    for (s = head; s < end; s++) last += p->stages[s].ops_count;
+    for (i = 0; i < p->header->num_ops; i++) {
+        const tigris_op_t *op = &p->ops[i];
+        if (i >= first && i < last) continue;
+        if (listed(p, op->inputs_off, op->num_inputs, t)) return 1;
     }
     return 0;
 }

@@ -75,6 +75,9 @@ tigris_error_t tigris__ld_stages(tigris__ld_t *ld) {
         if ((e = chain_shape(ld, (uint16_t)s)) != TIGRIS_OK) return e;
         /* The stage lists, concatenated, must be exactly 0..num_ops-1. */
         for (k = 0; k < st->ops_count; k++) {
+            /* Checked here, not only after the loop: the band and chain
+             * analyses below index p->ops with these entries. */
+            if (next_op >= ld->hdr->num_ops) return TIGRIS_ERR_BAD_SECTION;
             if (tigris__stage_op(p, st, k) != next_op) return TIGRIS_ERR_BAD_SECTION;
             next_op++;
         }

@@ -65,6 +65,20 @@ static tigris_error_t rank4_contract(const tigris__ld_t *ld, const tigris_stage_
     return spatial > 1 ? TIGRIS_ERR_BAD_OPERATOR : TIGRIS_OK;
 }
 
+/* Does c divide a*b? Decided in 32 bits (c divides a*b exactly when
+ * c/gcd(a,c) divides b) because 64-bit division needs libgcc helpers that
+ * the lx106 toolchain does not ship. c == 0 divides nothing. */
+static int divides_product(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t x = a, y = c;
+    if (c == 0) return 0;
+    while (y != 0) {
+        uint32_t r = x % y;
+        x = y;
+        y = r;
+    }
+    return b % (c / x) == 0;
+}
+
 tigris_error_t tigris__ld_tile_contract(const tigris__ld_t *ld, uint16_t s) {
     const tigris_plan_t *p = ld->plan;
     const tigris_stage_t *st = &p->stages[s];
@@ -79,8 +93,8 @@ tigris_error_t tigris__ld_tile_contract(const tigris__ld_t *ld, uint16_t s) {
     tigris__stage_shape(p, st, &sh);
     if (sh.reshape) {
         if (!exact_band_record(&rec, axis, sh.reshape_rows)) return TIGRIS_ERR_BAD_OPERATOR;
-        if ((uint64_t)rec.tile_height * sh.reshape_w_in % sh.reshape_w_out != 0 ||
-            (uint64_t)sh.reshape_rows * sh.reshape_w_in % sh.reshape_w_out != 0)
+        if (!divides_product(rec.tile_height, sh.reshape_w_in, sh.reshape_w_out) ||
+            !divides_product(sh.reshape_rows, sh.reshape_w_in, sh.reshape_w_out))
             return TIGRIS_ERR_BAD_OPERATOR;
         return TIGRIS_OK;
     }
