@@ -1,0 +1,64 @@
+// run.hpp - run a plan on the host: load, size arenas, write inputs, execute,
+// read outputs, and optionally record the trace or dump tensors.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "tigris_executor.h"
+#include "tigris_trace.h"
+}
+
+namespace tigris::host {
+
+enum class Backend { Auto, F32, S8 };
+
+struct RunOptions {
+    Backend backend = Backend::Auto;
+    std::optional<uint32_t> fast_bytes;  // default: tigris_fast_arena_required
+    std::optional<uint32_t> slow_bytes;  // default: room for every tensor twice
+    bool collect_trace = false;
+    std::string dump_tensors_dir;  // empty: no dump
+};
+
+struct RunResult {
+    // kind: Ok; Refused (plan refused, bad input size, run error: exit 2);
+    // Io (file unreadable, dump dir unwritable: exit 1).
+    enum class Kind { Ok, Refused, Io } kind = Kind::Ok;
+    std::string error;  // what went wrong, phrased so a user can act on it
+    std::string error_name;
+
+    std::vector<uint8_t> outputs;  // model outputs concatenated, declared dtypes
+    tigris_exec_stats_t stats{};
+    uint32_t fast_size = 0, slow_size = 0;
+    uint32_t fast_peak = 0, slow_peak = 0;
+    uint32_t fast_required = 0;
+    std::string backend;  // "f32" or "s8"
+    double wall_ms = 0.0;
+    std::vector<tigris_trace_event_t> trace;
+    std::vector<std::string> tensor_names;  // index -> name, for exporters
+    std::vector<std::string> op_names;      // index -> op type name
+
+    bool ok() const { return kind == Kind::Ok; }
+};
+
+std::optional<Backend> parse_backend(const std::string &s);
+
+// Runs plan bytes on `input` (the model inputs' raw bytes, model-input order).
+RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uint8_t> &input,
+                   const RunOptions &opt = {});
+
+// Reads both files first; I/O failures come back as Kind::Io.
+RunResult run_plan_file(const std::string &plan_path, const std::string &input_path, const RunOptions &opt = {});
+
+// Exporters of RunResult::trace.
+std::string trace_to_text(const RunResult &r);
+std::string trace_to_jsonl(const RunResult &r);
+std::string trace_to_chrome(const RunResult &r);
+std::string trace_kind_name(uint8_t kind);
+std::string trace_path_name(uint8_t path);
+
+}  // namespace tigris::host

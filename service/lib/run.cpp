@@ -1,0 +1,204 @@
+// run.cpp - one inference on the host with caller-sized arenas.
+#include "tigris_host/run.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <new>
+
+extern "C" {
+#include "tigris.h"
+#include "tigris_iface.h"
+#include "tigris_kernels.h"
+#include "tigris_loader.h"
+#include "tigris_mem.h"
+}
+
+namespace tigris::host {
+namespace {
+
+struct Aligned {
+    explicit Aligned(size_t n) : p(static_cast<uint8_t *>(::operator new(n ? n : 1, std::align_val_t(64)))) {}
+    ~Aligned() { ::operator delete(p, std::align_val_t(64)); }
+    Aligned(const Aligned &) = delete;
+    Aligned &operator=(const Aligned &) = delete;
+    uint8_t *p;
+};
+
+struct Ctx {
+    tigris_kernel_fn inner = nullptr;
+    RunResult *res = nullptr;
+    const std::string *dump_dir = nullptr;
+    bool dump_failed = false;
+};
+
+void on_trace(const tigris_trace_event_t *ev, void *p) { static_cast<Ctx *>(p)->res->trace.push_back(*ev); }
+
+std::string file_safe(std::string s) {
+    for (char &c : s)
+        if (c == '/' || c == '\\' || c == ':' || c == ' ') c = '_';
+    return s.empty() ? std::string("unnamed") : s;
+}
+
+// Wraps the dispatcher so a tensor can be written the moment its producing
+// kernel returns. Only whole-tensor (normal-path) calls are dumped: a tiled
+// call produces one band, which is not the tensor.
+int dumping_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem, void *user) {
+    auto *ctx = static_cast<Ctx *>(user);
+    int rc = ctx->inner(plan, op, op_index, mem, nullptr);
+    if (rc != 0 || mem->trace_path != TIGRIS_TRACE_PATH_NORMAL) return rc;
+    const uint16_t *outs = tigris_op_outputs(plan, op);
+    for (uint8_t i = 0; outs && i < op->num_outputs; i++) {
+        uint16_t t = outs[i];
+        if (t >= plan->header->num_tensors || !mem->tensor_ptrs[t]) continue;
+        std::string name = std::to_string(t) + "_" + file_safe(tigris_str(plan, plan->tensors[t].name_str)) + ".bin";
+        std::ofstream f(std::filesystem::path(*ctx->dump_dir) / name, std::ios::binary);
+        f.write(static_cast<const char *>(mem->tensor_ptrs[t]), plan->tensors[t].size_bytes);
+        if (!f) ctx->dump_failed = true;
+    }
+    return rc;
+}
+
+RunResult refused(std::string name, std::string msg) {
+    RunResult r;
+    r.kind = RunResult::Kind::Refused;
+    r.error_name = std::move(name);
+    r.error = std::move(msg);
+    return r;
+}
+
+}  // namespace
+
+std::optional<Backend> parse_backend(const std::string &s) {
+    if (s == "auto") return Backend::Auto;
+    if (s == "f32") return Backend::F32;
+    if (s == "s8") return Backend::S8;
+    return std::nullopt;
+}
+
+RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uint8_t> &input, const RunOptions &opt) {
+    // The loader keeps pointers into the bytes: an aligned private copy keeps
+    // the caller's vector free to go away and satisfies TIGRIS_TENSOR_ALIGN.
+    Aligned blob(plan_bytes.size());
+    if (!plan_bytes.empty()) std::memcpy(blob.p, plan_bytes.data(), plan_bytes.size());
+    tigris_plan_t plan;
+    tigris_error_t le = tigris_plan_load(blob.p, static_cast<uint32_t>(plan_bytes.size()), &plan);
+    if (le != TIGRIS_OK)
+        return refused("plan refused", std::string("the runtime refuses this plan: ") + tigris_error_str(le) +
+                                           " (run `tigris inspect` on it for details)");
+
+    RunResult res;
+    const uint8_t dtype = tigris_plan_data_dtype(&plan);
+    Backend b = opt.backend;
+    if (b == Backend::Auto) b = dtype == TIGRIS_DTYPE_INT8 ? Backend::S8 : Backend::F32;
+    res.backend = b == Backend::S8 ? "s8" : "f32";
+    tigris_kernel_fn kernel = b == Backend::S8 ? tigris_dispatch_kernel_s8 : tigris_dispatch_kernel;
+
+    const uint16_t nt = plan.header->num_tensors;
+    res.fast_required = tigris_fast_arena_required(&plan);
+    res.fast_size = opt.fast_bytes.value_or(res.fast_required);
+    uint64_t slow = 4096;
+    for (uint16_t t = 0; t < nt; t++) slow += 2ull * (plan.tensors[t].size_bytes + 64);
+    if (slow > UINT32_MAX) slow = UINT32_MAX;
+    res.slow_size = opt.slow_bytes.value_or(static_cast<uint32_t>(slow));
+    for (uint16_t t = 0; t < nt; t++) {
+        res.tensor_names.emplace_back(tigris_str(&plan, plan.tensors[t].name_str));
+    }
+    for (uint32_t o = 0; o < plan.header->num_ops; o++) res.op_names.emplace_back(tigris_op_name(&plan, &plan.ops[o]));
+
+    size_t need = 0;
+    for (uint8_t i = 0; i < plan.header->num_model_inputs; i++) need += tigris_iface_bytes(&plan, plan.model_inputs[i]);
+    if (need != input.size())
+        return refused("bad input size", "the input has " + std::to_string(input.size()) + " bytes but the model inputs need " +
+                                             std::to_string(need) + " (raw bytes in declared dtypes, model-input order)");
+
+    Aligned fast(res.fast_size), slowbuf(res.slow_size);
+    std::vector<void *> ptrs(nt, nullptr);
+    tigris_mem_t mem;
+    tigris_mem_error_t me = tigris_mem_init(&mem, ptrs.data(), nt, fast.p, res.fast_size, slowbuf.p, res.slow_size);
+    if (me != TIGRIS_MEM_OK)
+        return refused("memory init", std::string("cannot set up the arenas: ") + tigris_mem_error_str(me));
+
+    Ctx ctx;
+    ctx.inner = kernel;
+    ctx.res = &res;
+    ctx.dump_dir = &opt.dump_tensors_dir;
+    if (opt.collect_trace) tigris_mem_set_trace(&mem, on_trace, &ctx);
+    if (!opt.dump_tensors_dir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(opt.dump_tensors_dir, ec);
+        if (ec) {
+            RunResult r;
+            r.kind = RunResult::Kind::Io;
+            r.error = "cannot create " + opt.dump_tensors_dir + ": " + ec.message();
+            return r;
+        }
+    }
+
+    size_t at = 0;
+    for (uint8_t i = 0; i < plan.header->num_model_inputs; i++) {
+        uint16_t t = plan.model_inputs[i];
+        uint32_t n = tigris_iface_bytes(&plan, t);
+        tigris_error_t we = tigris_input_write(&plan, &mem, t, input.data() + at, n);
+        if (we != TIGRIS_OK)
+            return refused("input", "cannot place model input " + std::to_string(i) + ": " + tigris_error_str(we) +
+                                        " (try a larger --fast or --slow)");
+        at += n;
+    }
+
+    std::vector<uint8_t> ws(tigris_executor_workspace_required(&plan));
+    const bool dump = !opt.dump_tensors_dir.empty();
+    auto t0 = std::chrono::steady_clock::now();
+    tigris_exec_error_t xe = tigris_run_with_workspace_buffer(&plan, &mem, dump ? dumping_kernel : kernel,
+                                                              dump ? &ctx : nullptr, &res.stats, ws.data(), ws.size());
+    res.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    res.fast_peak = mem.fast_peak;
+    res.slow_peak = mem.slow_peak;
+    if (xe != TIGRIS_EXEC_OK) {
+        res.kind = RunResult::Kind::Refused;
+        res.error_name = "execution";
+        res.error = std::string("the run failed: ") + tigris_exec_error_str(xe);
+        if (xe == TIGRIS_EXEC_ERR_MEM)
+            res.error += " (fast arena " + std::to_string(res.fast_size) + " bytes, the plan asks for " +
+                         std::to_string(res.fast_required) + "; raise --fast or --slow)";
+        return res;
+    }
+    if (ctx.dump_failed) {
+        res.kind = RunResult::Kind::Io;
+        res.error = "could not write every tensor into " + opt.dump_tensors_dir;
+        return res;
+    }
+    for (uint8_t i = 0; i < plan.header->num_model_outputs; i++) {
+        uint16_t t = plan.model_outputs[i];
+        uint32_t n = tigris_iface_bytes(&plan, t);
+        size_t base = res.outputs.size();
+        res.outputs.resize(base + n);
+        tigris_error_t oe = tigris_output_read(&plan, &mem, t, res.outputs.data() + base, n);
+        if (oe != TIGRIS_OK) return refused("output", std::string("cannot read model output: ") + tigris_error_str(oe));
+    }
+    return res;
+}
+
+RunResult run_plan_file(const std::string &plan_path, const std::string &input_path, const RunOptions &opt) {
+    auto slurp = [](const std::string &p, std::vector<uint8_t> &out) {
+        std::ifstream f(p, std::ios::binary);
+        if (!f) return false;
+        out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+        return true;
+    };
+    std::vector<uint8_t> plan, input;
+    for (auto [path, buf] : {std::pair{&plan_path, &plan}, std::pair{&input_path, &input}}) {
+        if (!slurp(*path, *buf)) {
+            RunResult r;
+            r.kind = RunResult::Kind::Io;
+            r.error = "cannot read " + *path + ": " + std::strerror(errno);
+            return r;
+        }
+    }
+    return run_plan(plan, input, opt);
+}
+
+}  // namespace tigris::host
