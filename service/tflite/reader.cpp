@@ -1,0 +1,351 @@
+// reader.cpp - a bounds-checked flatbuffer walker for TFLite models. Written
+// from the field facts in tflm-arena.md section 10 (no generated code, no
+// schema copy): each table is located through its vtable and every read is
+// checked against the file size before it happens.
+#include "tigris_tflite/model.hpp"
+
+#include <bit>
+#include <cstring>
+#include <limits>
+
+namespace tigris::tflite {
+namespace {
+
+// Nesting depth of the schema we walk is fixed (Model > SubGraph > Operator >
+// options), so no recursion limit is needed; vectors are bounded because
+// every element must fit inside the file.
+class Buf {
+public:
+    explicit Buf(std::span<const uint8_t> b) : b_(b) {}
+    size_t size() const { return b_.size(); }
+    std::span<const uint8_t> bytes() const { return b_; }
+
+    void need(uint64_t pos, uint64_t n, const char *what) const {
+        if (pos > b_.size() || n > b_.size() - pos)
+            throw ReadError(std::string("truncated or out-of-range ") + what + " at byte " +
+                            std::to_string(pos) + " (file has " + std::to_string(b_.size()) +
+                            " bytes)");
+    }
+    template <class T> T get(uint64_t pos, const char *what) const {
+        need(pos, sizeof(T), what);
+        T v;
+        std::memcpy(&v, b_.data() + pos, sizeof(T));  // little-endian host assumed (static_assert below)
+        return v;
+    }
+
+private:
+    std::span<const uint8_t> b_;
+};
+static_assert(std::endian::native == std::endian::little, "the reader assumes a little-endian host");
+
+class Table {
+public:
+    Table(const Buf &b, uint64_t pos, std::string path) : b_(&b), pos_(pos), path_(std::move(path)) {
+        int32_t soff = b.get<int32_t>(pos, "table");
+        int64_t vt = static_cast<int64_t>(pos) - soff;
+        if (vt < 0 || static_cast<uint64_t>(vt) >= b.size())
+            throw ReadError(path_ + ": vtable offset points outside the file");
+        vt_ = static_cast<uint64_t>(vt);
+        vt_size_ = b.get<uint16_t>(vt_, "vtable");
+        tbl_size_ = b.get<uint16_t>(vt_ + 2, "vtable");
+        if (vt_size_ < 4 || (vt_size_ & 1))
+            throw ReadError(path_ + ": malformed vtable size " + std::to_string(vt_size_));
+        b.need(vt_, vt_size_, "vtable");
+        b.need(pos_, tbl_size_, "table body");
+    }
+    const std::string &path() const { return path_; }
+
+    // Byte position of field `id` (of `n` bytes), or 0 when absent.
+    uint64_t field(int id, uint64_t n) const {
+        uint64_t slot = 4 + 2 * static_cast<uint64_t>(id);
+        if (slot + 2 > vt_size_) return 0;
+        uint16_t off = b_->get<uint16_t>(vt_ + slot, "vtable slot");
+        if (off == 0) return 0;
+        if (off < 4 || off + n > tbl_size_)
+            throw ReadError(path_ + ": field " + std::to_string(id) + " lies outside its table");
+        return pos_ + off;
+    }
+    bool has(int id) const { return field(id, 1) != 0; }
+
+    template <class T> T scalar(int id, T def) const {
+        uint64_t p = field(id, sizeof(T));
+        return p ? b_->get<T>(p, "scalar field") : def;
+    }
+    // Target position of an offset field, or 0 when absent.
+    uint64_t ref(int id) const {
+        uint64_t p = field(id, 4);
+        if (!p) return 0;
+        uint32_t rel = b_->get<uint32_t>(p, "offset field");
+        if (rel == 0) throw ReadError(path_ + ": field " + std::to_string(id) + " has a zero offset");
+        uint64_t t = p + rel;
+        b_->need(t, 4, "referenced object");
+        return t;
+    }
+    Table sub(int id, const std::string &name) const {
+        uint64_t t = ref(id);
+        if (!t) throw ReadError(path_ + ": missing " + name);
+        return Table(*b_, t, path_ + "." + name);
+    }
+    // Vector of `elem`-byte elements: returns (first element position, count).
+    std::pair<uint64_t, uint32_t> vec(int id, uint64_t elem, const char *name) const {
+        uint64_t t = ref(id);
+        if (!t) return {0, 0};
+        uint32_t n = b_->get<uint32_t>(t, "vector length");
+        if (elem && static_cast<uint64_t>(n) * elem > b_->size())
+            throw ReadError(path_ + "." + name + ": vector length " + std::to_string(n) + " exceeds the file");
+        b_->need(t + 4, static_cast<uint64_t>(n) * elem, name);
+        return {t + 4, n};
+    }
+    template <class T> std::vector<T> scalars(int id, const char *name) const {
+        auto [p, n] = vec(id, sizeof(T), name);
+        std::vector<T> out(n);
+        if (n) std::memcpy(out.data(), b_->bytes().data() + p, n * sizeof(T));
+        return out;
+    }
+    std::span<const uint8_t> bytes(int id, const char *name) const {
+        auto [p, n] = vec(id, 1, name);
+        if (!n) return {};
+        return b_->bytes().subspan(p, n);
+    }
+    std::string str(int id, const char *name) const {
+        auto s = bytes(id, name);
+        return std::string(s.begin(), s.end());
+    }
+    // Tables of a vector of tables.
+    std::vector<Table> tables(int id, const std::string &name) const {
+        auto [p, n] = vec(id, 4, name.c_str());
+        std::vector<Table> out;
+        out.reserve(n);
+        for (uint32_t i = 0; i < n; ++i) {
+            uint64_t e = p + 4ull * i;
+            uint32_t rel = b_->get<uint32_t>(e, "vector element");
+            if (rel == 0) throw ReadError(path_ + "." + name + "[" + std::to_string(i) + "]: zero offset");
+            out.emplace_back(*b_, e + rel, path_ + "." + name + "[" + std::to_string(i) + "]");
+        }
+        return out;
+    }
+
+private:
+    const Buf *b_;
+    uint64_t pos_, vt_ = 0;
+    uint16_t vt_size_ = 0, tbl_size_ = 0;
+    std::string path_;
+};
+
+// Union member indices of BuiltinOptions that carry fields we read.
+enum : uint8_t {
+    kOptConv2D = 1, kOptDepthwise = 2, kOptPool2D = 5, kOptSvdf = 6, kOptFullyConnected = 8,
+    kOptSoftmax = 9, kOptConcatenation = 10, kOptAdd = 11, kOptReshape = 17, kOptMul = 21,
+    kOptReducer = 27, kOptSub = 28, kOptLeakyRelu = 75,
+};
+
+Options read_options(const Table &op) {
+    Options o;
+    o.union_type = op.scalar<uint8_t>(3, 0);
+    uint64_t t = op.ref(4);
+    if (!t) {
+        if (o.union_type != 0 && o.union_type != kOptReshape)
+            throw ReadError(op.path() + ": builtin_options_type " + std::to_string(o.union_type) +
+                            " without its option table");
+        return o;
+    }
+    if (o.union_type == 0) throw ReadError(op.path() + ": option table without builtin_options_type");
+    Table x = op.sub(4, "builtin_options");
+    switch (o.union_type) {
+    case kOptConv2D:
+        o.padding = x.scalar<int8_t>(0, 0);
+        o.stride_w = x.scalar<int32_t>(1, 0);
+        o.stride_h = x.scalar<int32_t>(2, 0);
+        o.fused_activation = x.scalar<int8_t>(3, 0);
+        o.dilation_w = x.scalar<int32_t>(4, 1);
+        o.dilation_h = x.scalar<int32_t>(5, 1);
+        break;
+    case kOptDepthwise:
+        o.padding = x.scalar<int8_t>(0, 0);
+        o.stride_w = x.scalar<int32_t>(1, 0);
+        o.stride_h = x.scalar<int32_t>(2, 0);
+        o.depth_multiplier = x.scalar<int32_t>(3, 0);
+        o.fused_activation = x.scalar<int8_t>(4, 0);
+        o.dilation_w = x.scalar<int32_t>(5, 1);
+        o.dilation_h = x.scalar<int32_t>(6, 1);
+        break;
+    case kOptPool2D:
+        o.padding = x.scalar<int8_t>(0, 0);
+        o.stride_w = x.scalar<int32_t>(1, 0);
+        o.stride_h = x.scalar<int32_t>(2, 0);
+        o.filter_w = x.scalar<int32_t>(3, 0);
+        o.filter_h = x.scalar<int32_t>(4, 0);
+        o.fused_activation = x.scalar<int8_t>(5, 0);
+        break;
+    case kOptSvdf:
+        o.rank = x.scalar<int32_t>(0, 0);
+        o.fused_activation = x.scalar<int8_t>(1, 0);
+        break;
+    case kOptFullyConnected:
+        o.fused_activation = x.scalar<int8_t>(0, 0);
+        o.weights_format = x.scalar<int8_t>(1, 0);
+        o.keep_num_dims = x.scalar<uint8_t>(2, 0) != 0;
+        break;
+    case kOptSoftmax: o.beta = x.scalar<float>(0, 0.0f); break;
+    case kOptConcatenation:
+        o.axis = x.scalar<int32_t>(0, 0);
+        o.fused_activation = x.scalar<int8_t>(1, 0);
+        break;
+    case kOptAdd:
+    case kOptMul:
+    case kOptSub: o.fused_activation = x.scalar<int8_t>(0, 0); break;
+    case kOptReshape:
+        if (x.has(0)) o.new_shape = x.scalars<int32_t>(0, "new_shape");
+        break;
+    case kOptReducer: o.keep_dims = x.scalar<uint8_t>(0, 0) != 0; break;
+    case kOptLeakyRelu: o.alpha = x.scalar<float>(0, 0.0f); break;
+    default: break;  // tables we do not interpret were still located and bounds-checked
+    }
+    return o;
+}
+
+void check_index(int32_t v, size_t n, bool allow_omitted, const std::string &what) {
+    if (v == -1 && allow_omitted) return;
+    if (v < 0 || static_cast<size_t>(v) >= n)
+        throw ReadError(what + " refers to tensor " + std::to_string(v) + " of " + std::to_string(n));
+}
+
+}  // namespace
+
+Model read_model(std::span<const uint8_t> file) {
+    if (file.size() < 8) throw ReadError("file too short to be a TFLite flatbuffer (" + std::to_string(file.size()) + " bytes)");
+    if (std::memcmp(file.data() + 4, "TFL3", 4) != 0)
+        throw ReadError("not a TFLite model: file identifier is not \"TFL3\"");
+    Buf b(file);
+    uint32_t root = b.get<uint32_t>(0, "root offset");
+    Table m(b, root, "Model");
+
+    Model model;
+    model.version = m.scalar<uint32_t>(0, 0);
+    model.description = m.str(3, "description");
+    model.has_external_buffer_tables = m.has(8) || m.has(9);
+
+    auto codes = m.tables(1, "operator_codes");
+    for (const Table &c : codes) {
+        OperatorCode oc;
+        int32_t dep = c.scalar<int8_t>(0, 0);
+        int32_t now = c.scalar<int32_t>(3, 0);
+        oc.builtin = dep > now ? dep : now;  // the larger of the two, as TFLite's own readers do
+        oc.custom_name = c.str(1, "custom_code");
+        oc.version = c.scalar<int32_t>(2, 1);
+        if (oc.builtin < 0) throw ReadError(c.path() + ": negative builtin code");
+        model.operator_codes.push_back(std::move(oc));
+    }
+
+    for (const Table &bt : m.tables(4, "buffers")) {
+        Buffer buf;
+        buf.data = bt.bytes(0, "data");
+        buf.offset = bt.scalar<uint64_t>(1, 0);
+        buf.size = bt.scalar<uint64_t>(2, 0);
+        model.buffers.push_back(buf);
+    }
+
+    for (const Table &st : m.tables(2, "subgraphs")) {
+        SubGraph sg;
+        sg.name = st.str(4, "name");
+        for (const Table &tt : st.tables(0, "tensors")) {
+            Tensor t;
+            t.shape = tt.scalars<int32_t>(0, "shape");
+            t.type = static_cast<TensorType>(tt.scalar<int8_t>(1, 0));
+            t.buffer = tt.scalar<uint32_t>(2, 0);
+            t.name = tt.str(3, "name");
+            if (tt.ref(4)) {
+                Table q = tt.sub(4, "quantization");
+                t.quant.scale = q.scalars<float>(2, "scale");
+                t.quant.zero_point = q.scalars<int64_t>(3, "zero_point");
+                t.quant.quantized_dimension = q.scalar<int32_t>(6, 0);
+            }
+            t.is_variable = tt.scalar<uint8_t>(5, 0) != 0;
+            t.has_sparsity = tt.has(6);
+            t.has_external_buffer = tt.scalar<uint32_t>(10, 0) != 0;
+            for (int32_t d : t.shape)
+                if (d < 0) throw ReadError(tt.path() + " (" + t.name + "): negative dimension " + std::to_string(d));
+            if (t.buffer >= model.buffers.size())
+                throw ReadError(tt.path() + " (" + t.name + "): buffer " + std::to_string(t.buffer) +
+                                " of " + std::to_string(model.buffers.size()));
+            sg.tensors.push_back(std::move(t));
+        }
+        const size_t nt = sg.tensors.size();
+        sg.inputs = st.scalars<int32_t>(1, "inputs");
+        sg.outputs = st.scalars<int32_t>(2, "outputs");
+        for (int32_t v : sg.inputs) check_index(v, nt, false, st.path() + ".inputs");
+        for (int32_t v : sg.outputs) check_index(v, nt, false, st.path() + ".outputs");
+        for (const Table &ot : st.tables(3, "operators")) {
+            Operator op;
+            op.opcode_index = ot.scalar<uint32_t>(0, 0);
+            if (op.opcode_index >= model.operator_codes.size())
+                throw ReadError(ot.path() + ": opcode_index " + std::to_string(op.opcode_index) + " of " +
+                                std::to_string(model.operator_codes.size()));
+            op.inputs = ot.scalars<int32_t>(1, "inputs");
+            op.outputs = ot.scalars<int32_t>(2, "outputs");
+            op.intermediates = ot.scalars<int32_t>(8, "intermediates");
+            for (int32_t v : op.inputs) check_index(v, nt, true, ot.path() + ".inputs");
+            for (int32_t v : op.outputs) check_index(v, nt, false, ot.path() + ".outputs");
+            for (int32_t v : op.intermediates) check_index(v, nt, false, ot.path() + ".intermediates");
+            op.options = read_options(ot);
+            op.has_custom_options = ot.has(5);
+            op.custom_options = ot.bytes(5, "custom_options");
+            sg.operators.push_back(std::move(op));
+        }
+        model.subgraphs.push_back(std::move(sg));
+    }
+    return model;
+}
+
+std::string builtin_name(int32_t code) {
+    switch (code) {
+    case kAdd: return "ADD";
+    case kAveragePool2D: return "AVERAGE_POOL_2D";
+    case kConcatenation: return "CONCATENATION";
+    case kConv2D: return "CONV_2D";
+    case kDepthwiseConv2D: return "DEPTHWISE_CONV_2D";
+    case kDequantize: return "DEQUANTIZE";
+    case kFullyConnected: return "FULLY_CONNECTED";
+    case kLogistic: return "LOGISTIC";
+    case kMaxPool2D: return "MAX_POOL_2D";
+    case kMul: return "MUL";
+    case kRelu: return "RELU";
+    case kRelu6: return "RELU6";
+    case kReshape: return "RESHAPE";
+    case kSoftmax: return "SOFTMAX";
+    case kSvdf: return "SVDF";
+    case kTanh: return "TANH";
+    case kCustom: return "CUSTOM";
+    case kPad: return "PAD";
+    case kMean: return "MEAN";
+    case kSub: return "SUB";
+    case kMaximum: return "MAXIMUM";
+    case kMinimum: return "MINIMUM";
+    case kPadV2: return "PADV2";
+    case kSlice: return "SLICE";
+    case kLeakyRelu: return "LEAKY_RELU";
+    case kAbs: return "ABS";
+    case kQuantize: return "QUANTIZE";
+    case kHardSwish: return "HARD_SWISH";
+    default: return "BUILTIN_" + std::to_string(code);
+    }
+}
+
+const char *tensor_type_name(TensorType t) {
+    switch (t) {
+    case TensorType::Float32: return "FLOAT32";
+    case TensorType::Float16: return "FLOAT16";
+    case TensorType::Int32: return "INT32";
+    case TensorType::UInt8: return "UINT8";
+    case TensorType::Int64: return "INT64";
+    case TensorType::String: return "STRING";
+    case TensorType::Bool: return "BOOL";
+    case TensorType::Int16: return "INT16";
+    case TensorType::Complex64: return "COMPLEX64";
+    case TensorType::Int8: return "INT8";
+    case TensorType::Int4: return "INT4";
+    }
+    return "UNKNOWN";
+}
+
+}  // namespace tigris::tflite
