@@ -213,4 +213,49 @@ TEST(ExecutorBands, LeadingMatchesWholeReduction) {
     }
 }
 
+// Reshape x -> y with a record of `th` rows over `rows` (the loader checks
+// the record states exactly the banding §2.7.7 derives).
+PlanBuilder reshape_plan(std::vector<int32_t> xs, std::vector<int32_t> ys, uint32_t th, uint32_t rows) {
+    PlanBuilder b(9);
+    uint16_t x = b.add_tensor("x", TIGRIS_DTYPE_FLOAT32, xs, TIGRIS_TENSOR_MODEL_INPUT);
+    uint16_t y = b.add_tensor("y", TIGRIS_DTYPE_FLOAT32, ys, TIGRIS_TENSOR_MODEL_OUTPUT);
+    uint16_t op = b.add_op(TIGRIS_OP_RESHAPE, {x}, {y}, "reshape");
+    uint16_t s = b.add_stage({op}, {x}, {y});
+    b.stages[s].tile = b.add_tile(height_record(th, rows));
+    return b;
+}
+
+// A reshape keeps every element in its row-major position, so the output
+// read back equals the input, band or no band.
+TEST(ExecutorBands, ReshapeBandsCopyEveryElementOnce) {
+    struct Case {
+        std::vector<int32_t> xs, ys;
+        uint32_t th, rows, tiles;
+    };
+    // [6,4] -> [12,2]: mode 0, 6 rows of 4 in bands of 3 (output rows 6 at a time).
+    // [2,3,2,4] -> [2,6,4]: not own order, mode 1: 2 blocks of 3 rows of 8, bands of 1.
+    for (const Case &c : {Case{{6, 4}, {12, 2}, 3, 6, 2}, Case{{2, 3, 2, 4}, {2, 6, 4}, 1, 3, 3}}) {
+        PlanBuilder b = reshape_plan(c.xs, c.ys, c.th, c.rows);
+        Harness h;
+        ASSERT_TRUE(h.load(b.build(), 4096, 4096));
+        ASSERT_EQ(tigris_stage_band_kind(&h.plan, &h.plan.stages[0], nullptr), TIGRIS_BAND_KIND_RESHAPE);
+        size_t n = 1;
+        for (int32_t d : c.xs) n *= (size_t)d;
+        auto x = pattern(n);
+        for (size_t i = 0; i < x.size(); ++i) x[i] += (float)i;  // every element distinct
+        h.write_f32(0, x);
+        ASSERT_EQ(h.run([](const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *, void *) {
+                      return 1;  // no kernel may be called
+                  }),
+                  TIGRIS_EXEC_OK);
+        EXPECT_EQ(h.read_f32(1), x);
+        EXPECT_EQ(h.stats.stages_tiled, 1);
+        EXPECT_EQ(h.stats.total_tiles, c.tiles);
+        EXPECT_EQ(h.stats.loads_bytes, 4 * n);
+        EXPECT_EQ(h.stats.spills_bytes, 4 * n);
+        EXPECT_EQ(h.mem.fast_used, h.mem.fast_reserved);
+        EXPECT_LE(h.mem.fast_peak, tigris_fast_arena_required(&h.plan));
+    }
+}
+
 }  // namespace
