@@ -258,4 +258,54 @@ TEST(ExecutorBands, ReshapeBandsCopyEveryElementOnce) {
     }
 }
 
+// tiled_stripe's conv (x[1,8,8,2] -> 3x3 pad 1 -> y[1,8,8,3]) with a 2-D
+// record: 3x3 output tiles, a 3x3 grid with 2-row/2-column edge tiles.
+PlanBuilder hw_conv_plan() {
+    PlanBuilder b = PlanBuilder::tiled_stripe(9);
+    b.tiles[0].choices.axis = TIGRIS_TILE_AXIS_HW;
+    b.tiles[0].choices.tile_height = 3;
+    b.tiles[0].choices.tile_width = 3;
+    b.tiles[0].choices.num_tiles = 9;
+    b.tiles[0].choices.tiled_peak_bytes = 0;
+    return b;
+}
+
+TEST(ExecutorBands, HwTilesMatchWholeConvolution) {
+    PlanBuilder b = hw_conv_plan();
+    auto x = pattern(128);
+    auto want = ref_conv(x, 8, 8, 2, floats_of(b.weights[0]), floats_of(b.weights[1]), 3, 3, 1, 1);
+    std::vector<float> whole;
+    for (uint32_t fast : {4096u, 768u}) {
+        Harness h;
+        ASSERT_TRUE(h.load(b.build(), fast, 8192));
+        h.write_f32(0, x);
+        ASSERT_EQ(h.run(), TIGRIS_EXEC_OK) << fast;
+        auto got = h.read_f32(1);
+        EXPECT_LE(max_diff(got, want), 1e-5f) << fast;
+        if (fast == 4096) {
+            whole = got;
+            EXPECT_EQ(h.stats.stages_normal, 1);
+        } else {
+            EXPECT_EQ(got, whole);
+            EXPECT_EQ(h.stats.stages_tiled, 1);
+            EXPECT_EQ(h.stats.total_tiles, 9u);
+            // Input windows per axis: [0,4) [2,7) [5,8) -> 4 + 5 + 3 = 12 per axis, 12*12 pixels of 8 bytes.
+            EXPECT_EQ(h.stats.loads_bytes, 12u * 12u * 8u);
+            EXPECT_EQ(h.stats.spills_bytes, 768u);
+        }
+        EXPECT_LE(h.mem.fast_peak, fast);
+        EXPECT_LE(h.mem.fast_peak, tigris_fast_arena_required(&h.plan));
+        EXPECT_EQ(h.mem.fast_used, h.mem.fast_reserved);
+    }
+}
+
+// The interior tile (5x5 input window, 3x3 output) cannot fit: refused, not run whole.
+TEST(ExecutorBands, HwRefusesWhenTheInteriorTileDoesNotFit) {
+    PlanBuilder b = hw_conv_plan();
+    Harness h;
+    ASSERT_TRUE(h.load(b.build(), 256, 8192));
+    h.write_f32(0, pattern(128));
+    EXPECT_EQ(h.run(), TIGRIS_EXEC_ERR_TILE);
+}
+
 }  // namespace
