@@ -385,4 +385,144 @@ TEST(ExecutorBands, TransposeBandsOnRowsOrColumnsAsTheRecordSays) {
     }
 }
 
+#ifdef TIGRIS_TRACE
+constexpr bool kTrace = true;
+#else
+constexpr bool kTrace = false;
+#endif
+
+struct Recorder {
+    std::vector<tigris_trace_event_t> events;
+    static void cb(const tigris_trace_event_t *e, void *ctx) { static_cast<Recorder *>(ctx)->events.push_back(*e); }
+};
+
+// kind, tensor, op, rows, cols: the fields every band event sets.
+struct Ev {
+    int kind, tensor, op, row0, row1, col0, col1;
+    bool operator==(const Ev &) const = default;
+};
+
+std::ostream &operator<<(std::ostream &os, const Ev &e) {
+    return os << "{kind " << e.kind << ", tensor " << e.tensor << ", op " << e.op << ", rows [" << e.row0 << ","
+              << e.row1 << "), cols [" << e.col0 << "," << e.col1 << ")}";
+}
+
+std::vector<Ev> simple(const Recorder &r) {
+    std::vector<Ev> v;
+    for (auto &e : r.events) v.push_back({e.kind, e.tensor, e.op, e.row0, e.row1, e.col0, e.col1});
+    return v;
+}
+
+constexpr int N = 0xFFFF;
+constexpr int SB = TIGRIS_TRACE_STAGE_BEGIN, SE = TIGRIS_TRACE_STAGE_END, TB = TIGRIS_TRACE_TILE_BEGIN,
+              LD = TIGRIS_TRACE_LOAD, SP = TIGRIS_TRACE_SPILL, AL = TIGRIS_TRACE_ALLOC, RS = TIGRIS_TRACE_RESET,
+              MV = TIGRIS_TRACE_MOVE, OP = TIGRIS_TRACE_OP;
+
+// Sums of the trace agree with the statistics (§1.11).
+void check_consistency(const Recorder &rec, const Harness &h) {
+    uint64_t loads = 0, spills = 0;
+    uint32_t tiles = 0, max_fast = 0;
+    for (auto &e : rec.events) {
+        if (e.kind == LD) loads += e.bytes;
+        if (e.kind == SP) spills += e.bytes;
+        if (e.kind == TB) tiles++;
+        max_fast = std::max(max_fast, e.fast_used);
+        EXPECT_EQ(e.stage, 0);
+    }
+    EXPECT_EQ(loads, h.stats.loads_bytes);
+    EXPECT_EQ(spills, h.stats.spills_bytes);
+    EXPECT_EQ(tiles, h.stats.total_tiles);
+    EXPECT_EQ(max_fast, h.mem.fast_peak);
+}
+
+// fc_plan at 256 bytes of fast: a band of b rows costs ALIGN(64b) + ALIGN(32b),
+// 192 for two rows and 288 for three, so four bands of two rows.
+TEST(ExecutorBands, RowsEventSequence) {
+    if (!kTrace) GTEST_SKIP() << "built without TIGRIS_TRACE";
+    PlanBuilder b = fc_plan();
+    Harness h;
+    ASSERT_TRUE(h.load(b.build(), 256, 4096));
+    h.write_f32(0, pattern(128));
+    uint32_t x_off = (uint32_t)((uint8_t *)h.mem.tensor_ptrs[0] - h.slow->p);
+    Recorder rec;
+    tigris_mem_set_trace(&h.mem, Recorder::cb, &rec);
+    ASSERT_EQ(h.run(), TIGRIS_EXEC_OK);
+
+    const int x = 0, y = 1;
+    std::vector<Ev> want = {{SB, N, N, -1, -1, -1, -1}, {AL, y, N, -1, -1, -1, -1}};
+    for (int i = 0; i < 4; ++i) {
+        want.push_back({TB, N, i, 2 * i, 2 * i + 2, -1, -1});
+        want.push_back({AL, x, N, -1, -1, -1, -1});
+        want.push_back({LD, x, N, 2 * i, 2 * i + 2, -1, -1});
+        want.push_back({AL, y, N, -1, -1, -1, -1});
+        want.push_back({OP, N, 0, -1, -1, -1, -1});
+        want.push_back({SP, y, N, 2 * i, 2 * i + 2, -1, -1});
+        want.push_back({RS, N, N, -1, -1, -1, -1});
+    }
+    // x dies here: slow is compacted, which moves y down to where x was.
+    want.push_back({MV, y, N, -1, -1, -1, -1});
+    want.push_back({RS, N, N, -1, -1, -1, -1});
+    want.push_back({SE, N, N, -1, -1, -1, -1});
+    want.push_back({RS, N, N, -1, -1, -1, -1});
+    EXPECT_EQ(simple(rec), want);
+    ASSERT_EQ(rec.events.size(), want.size());
+    EXPECT_EQ(rec.events.front().path, TIGRIS_TRACE_PATH_ROWS);
+    uint32_t y_off = rec.events[1].offset;
+    EXPECT_EQ(rec.events[1].pool, TIGRIS_TRACE_POOL_SLOW);
+    for (int i = 0; i < 4; ++i) {
+        const auto &al = rec.events[2 + 7 * i + 1], &ld = rec.events[2 + 7 * i + 2];
+        const auto &ay = rec.events[2 + 7 * i + 3], &sp = rec.events[2 + 7 * i + 5];
+        EXPECT_EQ(ld.pool, TIGRIS_TRACE_POOL_FAST);
+        EXPECT_EQ(ld.offset, al.offset);  // the band lands in its own allocation
+        EXPECT_EQ(ld.src_offset, x_off + 128u * i);
+        EXPECT_EQ(ld.bytes, 128u);
+        EXPECT_EQ(sp.pool, TIGRIS_TRACE_POOL_SLOW);
+        EXPECT_EQ(sp.offset, y_off + 64u * i);
+        EXPECT_EQ(sp.src_offset, ay.offset);
+        EXPECT_EQ(sp.bytes, 64u);
+    }
+    EXPECT_EQ(h.stats.total_tiles, 4u);
+    check_consistency(rec, h);
+}
+
+// hw_conv_plan at 768 bytes: output tiles [0,3) [3,6) [6,8) per axis read input
+// windows [0,4) [2,7) [5,8) (3x3 pad 1: rows o0-1 .. o1, clamped).
+TEST(ExecutorBands, HwEventSequence) {
+    if (!kTrace) GTEST_SKIP() << "built without TIGRIS_TRACE";
+    PlanBuilder b = hw_conv_plan();
+    Harness h;
+    ASSERT_TRUE(h.load(b.build(), 768, 8192));
+    h.write_f32(0, pattern(128));
+    Recorder rec;
+    tigris_mem_set_trace(&h.mem, Recorder::cb, &rec);
+    ASSERT_EQ(h.run(), TIGRIS_EXEC_OK);
+
+    const int x = 0, y = 1;
+    const int in_span[3][2] = {{0, 4}, {2, 7}, {5, 8}}, out_span[3][2] = {{0, 3}, {3, 6}, {6, 8}};
+    std::vector<Ev> want = {{SB, N, N, -1, -1, -1, -1}, {AL, y, N, -1, -1, -1, -1}};
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) {
+            const int *ir = in_span[r], *ic = in_span[c], *orow = out_span[r], *oc = out_span[c];
+            want.push_back({TB, N, r * 3 + c, ir[0], ir[1], ic[0], ic[1]});
+            want.push_back({AL, x, N, -1, -1, -1, -1});
+            want.push_back({LD, x, N, ir[0], ir[1], ic[0], ic[1]});
+            want.push_back({AL, y, N, -1, -1, -1, -1});
+            want.push_back({OP, N, 0, -1, -1, -1, -1});
+            want.push_back({SP, y, N, orow[0], orow[1], oc[0], oc[1]});
+            want.push_back({RS, N, N, -1, -1, -1, -1});
+        }
+    want.push_back({MV, y, N, -1, -1, -1, -1});
+    want.push_back({RS, N, N, -1, -1, -1, -1});
+    want.push_back({SE, N, N, -1, -1, -1, -1});
+    want.push_back({RS, N, N, -1, -1, -1, -1});
+    EXPECT_EQ(simple(rec), want);
+    ASSERT_FALSE(rec.events.empty());
+    EXPECT_EQ(rec.events.front().path, TIGRIS_TRACE_PATH_TILED_2D);
+    for (auto &e : rec.events) {
+        if (e.kind == LD) EXPECT_EQ(e.bytes, (uint32_t)((e.row1 - e.row0) * (e.col1 - e.col0) * 8));
+        if (e.kind == SP) EXPECT_EQ(e.bytes, (uint32_t)((e.row1 - e.row0) * (e.col1 - e.col0) * 12));
+    }
+    check_consistency(rec, h);
+}
+
 }  // namespace
