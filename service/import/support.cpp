@@ -1,0 +1,130 @@
+// support.cpp - the import refusal rules (issue 5, "Refuse ... what cannot
+// be lowered"), checked in the order a user would fix them: file structure,
+// then operators, then tensor types.
+#include "tigris_import/support.hpp"
+
+#include <algorithm>
+
+#include "tigris.h"
+
+namespace tigris::import {
+namespace tfl = tigris::tflite;
+
+const char *refusal_name(RefusalKind k) {
+    switch (k) {
+    case RefusalKind::SeveralSubgraphs: return "several-subgraphs";
+    case RefusalKind::ExternalBuffer: return "external-buffer";
+    case RefusalKind::CustomOperator: return "custom-operator";
+    case RefusalKind::UnsupportedOperator: return "unsupported-operator";
+    case RefusalKind::Int16Tensor: return "int16-tensor";
+    case RefusalKind::Int4Tensor: return "int4-tensor";
+    case RefusalKind::UnsupportedDtype: return "unsupported-dtype";
+    case RefusalKind::SparseTensor: return "sparse-tensor";
+    }
+    return "unknown";
+}
+
+namespace {
+
+bool contains(const std::vector<int32_t> &v, int32_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+std::optional<uint8_t> direct(int32_t code) {
+    switch (code) {
+    case tfl::kAdd: return TIGRIS_OP_ADD;
+    case tfl::kAveragePool2D: return TIGRIS_OP_AVG_POOL;
+    case tfl::kConcatenation: return TIGRIS_OP_CONCAT;
+    case tfl::kConv2D: return TIGRIS_OP_CONV;
+    case tfl::kDepthwiseConv2D: return TIGRIS_OP_DEPTHWISE;
+    case tfl::kFullyConnected: return TIGRIS_OP_FULLY_CONN;
+    case tfl::kLogistic: return TIGRIS_OP_SIGMOID;
+    case tfl::kMaxPool2D: return TIGRIS_OP_MAX_POOL;
+    case tfl::kMul: return TIGRIS_OP_MUL;
+    case tfl::kRelu: return TIGRIS_OP_RELU;
+    case tfl::kRelu6: return TIGRIS_OP_RELU6;
+    case tfl::kReshape: return TIGRIS_OP_RESHAPE;
+    case tfl::kSoftmax: return TIGRIS_OP_SOFTMAX;
+    case tfl::kSvdf: return TIGRIS_OP_SVDF;
+    case tfl::kTanh: return TIGRIS_OP_TANH;
+    case tfl::kPad: return TIGRIS_OP_PAD;
+    case tfl::kPadV2: return TIGRIS_OP_PAD;
+    case tfl::kMean: return TIGRIS_OP_REDUCE_MEAN;
+    case tfl::kSub: return TIGRIS_OP_SUB;
+    case tfl::kMaximum: return TIGRIS_OP_MAXIMUM;
+    case tfl::kMinimum: return TIGRIS_OP_MINIMUM;
+    case tfl::kLeakyRelu: return TIGRIS_OP_LEAKY_RELU;
+    case tfl::kAbs: return TIGRIS_OP_ABS;
+    case tfl::kHardSwish: return TIGRIS_OP_HARDSWISH;
+    default: return std::nullopt;
+    }
+}
+
+}  // namespace
+
+std::optional<uint8_t> lowered_opcode(const tfl::Model &m, size_t op_index) {
+    const tfl::SubGraph &sg = m.subgraphs.at(0);
+    const tfl::Operator &op = sg.operators.at(op_index);
+    const tfl::OperatorCode &code = m.operator_codes.at(op.opcode_index);
+    if (code.builtin == tfl::kCustom)
+        return code.custom_name == "TFLite_Detection_PostProcess" ? std::optional<uint8_t>(TIGRIS_OP_DETECTION_POSTPROCESS)
+                                                                  : std::nullopt;
+    // A conversion that touches a model input or output is the boundary
+    // conversion the format expresses as CAST; anywhere else it is a
+    // requantization with no TiGrIS operator.
+    if (code.builtin == tfl::kQuantize || code.builtin == tfl::kDequantize) {
+        bool edge = (op.inputs.size() == 1 && contains(sg.inputs, op.inputs[0])) ||
+                    (op.outputs.size() == 1 && contains(sg.outputs, op.outputs[0]));
+        return edge ? std::optional<uint8_t>(TIGRIS_OP_CAST) : std::nullopt;
+    }
+    return direct(code.builtin);
+}
+
+std::optional<Refusal> check_importable(const tfl::Model &m) {
+    if (m.subgraphs.size() != 1)
+        return Refusal{RefusalKind::SeveralSubgraphs,
+                       "the model has " + std::to_string(m.subgraphs.size()) +
+                           " subgraphs; only a single subgraph is lowered (If/While lowering is not done)"};
+    if (m.has_external_buffer_tables)
+        return Refusal{RefusalKind::ExternalBuffer, "the model declares external buffer groups"};
+    for (size_t i = 0; i < m.buffers.size(); ++i)
+        if (m.buffers[i].external())
+            return Refusal{RefusalKind::ExternalBuffer,
+                           "buffer " + std::to_string(i) + " keeps its data outside the flatbuffer (offset/size form)"};
+    const tfl::SubGraph &sg = m.subgraphs[0];
+    for (size_t i = 0; i < sg.operators.size(); ++i) {
+        const tfl::OperatorCode &code = m.operator_codes[sg.operators[i].opcode_index];
+        if (code.builtin == tfl::kCustom && code.custom_name != "TFLite_Detection_PostProcess")
+            return Refusal{RefusalKind::CustomOperator,
+                           "operator " + std::to_string(i) + " is the custom operator \"" + code.custom_name +
+                               "\" (only TFLite_Detection_PostProcess is lowered)"};
+        if (!lowered_opcode(m, i)) {
+            std::string why;
+            if (code.builtin == tfl::kQuantize || code.builtin == tfl::kDequantize)
+                why = " inside the graph (only conversions of a model input or output are lowered)";
+            return Refusal{RefusalKind::UnsupportedOperator,
+                           "operator " + std::to_string(i) + " " + tfl::builtin_name(code.builtin) + why +
+                               " is not supported"};
+        }
+    }
+    for (size_t i = 0; i < sg.tensors.size(); ++i) {
+        const tfl::Tensor &t = sg.tensors[i];
+        std::string who = "tensor " + std::to_string(i) + (t.name.empty() ? "" : " \"" + t.name + "\"");
+        if (t.has_external_buffer) return Refusal{RefusalKind::ExternalBuffer, who + " uses an external buffer"};
+        if (t.has_sparsity) return Refusal{RefusalKind::SparseTensor, who + " is sparse"};
+        switch (t.type) {
+        case tfl::TensorType::Float32:
+        case tfl::TensorType::Int8:
+        case tfl::TensorType::UInt8:
+        case tfl::TensorType::Int32:
+        case tfl::TensorType::Int64:
+        case tfl::TensorType::Bool: break;
+        case tfl::TensorType::Int16: return Refusal{RefusalKind::Int16Tensor, who + " is INT16"};
+        case tfl::TensorType::Int4: return Refusal{RefusalKind::Int4Tensor, who + " is INT4"};
+        default:
+            return Refusal{RefusalKind::UnsupportedDtype,
+                           who + " has type " + tfl::tensor_type_name(t.type)};
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace tigris::import
