@@ -525,4 +525,63 @@ TEST(ExecutorBands, HwEventSequence) {
     check_consistency(rec, h);
 }
 
+// Two ROWS stages over [8,16]: the second's input t dies there and has the
+// output's row view, so y is written over t's slow bytes band by band.
+TEST(ExecutorBands, RowsOutputTakesOverADyingInput) {
+    PlanBuilder b(9);
+    uint16_t x = b.add_tensor("x", TIGRIS_DTYPE_FLOAT32, {8, 16}, TIGRIS_TENSOR_MODEL_INPUT);
+    uint16_t t = b.add_tensor("t", TIGRIS_DTYPE_FLOAT32, {8, 16});
+    uint16_t y = b.add_tensor("y", TIGRIS_DTYPE_FLOAT32, {8, 16}, TIGRIS_TENSOR_MODEL_OUTPUT);
+    uint16_t a = b.add_op(TIGRIS_OP_RELU, {x}, {t}, "relu");
+    uint16_t c = b.add_op(TIGRIS_OP_RELU6, {t}, {y}, "relu6");
+    uint16_t s0 = b.add_stage({a}, {x}, {t}), s1 = b.add_stage({c}, {t}, {y});
+    b.stages[s0].tile = b.add_tile(height_record(4, 8));
+    b.stages[s1].tile = b.add_tile(height_record(4, 8));
+    Harness h;
+    ASSERT_TRUE(h.load(b.build(), 256, 2048));
+    auto in = pattern(128);
+    for (auto &v : in) v *= 6.0f;
+    h.write_f32(x, in);
+    Recorder rec;
+    tigris_mem_set_trace(&h.mem, Recorder::cb, &rec);
+    ASSERT_EQ(h.run(), TIGRIS_EXEC_OK);
+    if (kTrace) {
+        int y_slow_allocs = 0, y_spills_over_t = 0;
+        uint32_t t_off = UINT32_MAX;
+        for (auto &e : rec.events) {
+            // t's slow home, followed through compaction moves
+            if ((e.kind == AL || e.kind == MV) && e.pool == TIGRIS_TRACE_POOL_SLOW && e.tensor == t) t_off = e.offset;
+            if (e.kind == AL && e.pool == TIGRIS_TRACE_POOL_SLOW && e.tensor == y) y_slow_allocs++;
+            if (e.kind == SP && e.tensor == y && e.offset == t_off + (uint32_t)e.row0 * 64u) y_spills_over_t++;
+        }
+        EXPECT_EQ(y_slow_allocs, 0);
+        EXPECT_EQ(y_spills_over_t, 4);
+    }
+    auto out = h.read_f32(y);
+    for (size_t i = 0; i < in.size(); ++i) EXPECT_EQ(out[i], std::min(6.0f, std::max(0.0f, in[i]))) << i;
+    EXPECT_EQ(h.stats.stages_tiled, 2);
+    // A band of b rows costs 2 x ALIGN(64b): two rows per band, four bands a stage.
+    EXPECT_EQ(h.stats.total_tiles, 8u);
+    EXPECT_EQ(h.stats.loads_bytes, 1024u);
+    EXPECT_EQ(h.stats.spills_bytes, 1024u);
+}
+
+// The accumulator (ALIGN(3 x 4) bytes) does not fit the stage: ERR_MEM.
+TEST(ExecutorBands, ByInputRefusesWithoutRoomForTheAccumulator) {
+    PlanBuilder b = global_avg_plan();
+    Harness h;
+    ASSERT_TRUE(h.load(b.build(), 8, 4096));
+    h.write_f32(0, pattern(72));
+    EXPECT_EQ(h.run(), TIGRIS_EXEC_ERR_MEM);
+}
+
+// Two copies of even a one-column band (2 x ALIGN(3 x 8)) exceed 32 bytes.
+TEST(ExecutorBands, TransposeRefusesWhenNoBandFits) {
+    PlanBuilder b = transpose_plan(TIGRIS_TILE_BAND_ON_COLUMNS);
+    Harness h;
+    ASSERT_TRUE(h.load(b.build(), 32, 4096));
+    h.write_f32(0, pattern(30));
+    EXPECT_EQ(h.run(transpose_band, nullptr), TIGRIS_EXEC_ERR_TILE);
+}
+
 }  // namespace
