@@ -16,7 +16,7 @@
 namespace {
 
 std::string tigris_h_text() {
-    const auto path = std::filesystem::path(__FILE__).parent_path() / ".." / ".." / "core" / "include" / "tigris.h";
+    const auto path = std::filesystem::path(TIGRIS_SOURCE_DIR) / "core" / "include" / "tigris.h";
     std::ifstream in(path);
     std::stringstream ss;
     ss << in.rdbuf();

@@ -450,6 +450,30 @@ int tk_f32_add(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_
 int tk_f32_sub(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_f32_mul(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_f32_reduce_mean(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+
+/* >>> unary (unary math and activations: unary.c) */
+/* <<< unary */
+
+/* >>> normalization (normalization: normalization.c) */
+/* <<< normalization */
+
+/* >>> reduce (reductions, scans, arg-min/max: reduce.c) */
+/* <<< reduce */
+
+/* >>> binary (elementwise binary: elementwise.c) */
+/* <<< binary */
+
+/* >>> logic (comparison, logic, select, cast, add-n: logic.c) */
+/* <<< logic */
+
+/* >>> spatial (conv family, pools, resize: conv.c, pool.c, resize.c) */
+/* <<< spatial */
+
+/* >>> movement (data movement: movement.c) */
+/* <<< movement */
+
+/* >>> recurrent (recurrent and detection: recurrent.c, detection.c) */
+/* <<< recurrent */
 #endif
 
 /* Data movement shared by both dtypes (byte level): ref/.. is float-only, so
@@ -457,6 +481,9 @@ int tk_f32_reduce_mean(const tigris_plan_t *, const tigris_op_t *, uint16_t, tig
 int tk_any_reshape(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_any_concat(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_any_pad(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+
+/* >>> movement (movement.c) */
+/* <<< movement */
 
 #if TIGRIS_ENABLE_S8
 int tk_s8_conv(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
@@ -477,6 +504,30 @@ int tk_s8_mul(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t
 int tk_s8_reduce_mean(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* TFLite integer Mean multiplier for s_in/s_out (scale bits) and count. */
 int tk_s8_mean_multiplier(uint32_t sin_bits, uint32_t sout_bits, uint32_t count, int32_t *m, int32_t *s);
+
+/* >>> unary (unary math and activations: unary.c) */
+/* <<< unary */
+
+/* >>> normalization (normalization: normalization.c) */
+/* <<< normalization */
+
+/* >>> reduce (reductions, scans, arg-min/max: reduce.c) */
+/* <<< reduce */
+
+/* >>> binary (elementwise binary: elementwise.c) */
+/* <<< binary */
+
+/* >>> logic (comparison, logic, select, cast, add-n: logic.c) */
+/* <<< logic */
+
+/* >>> spatial (conv family, pools, resize: conv.c, pool.c, resize.c) */
+/* <<< spatial */
+
+/* >>> movement (data movement: movement.c) */
+/* <<< movement */
+
+/* >>> recurrent (recurrent and detection: recurrent.c, detection.c) */
+/* <<< recurrent */
 #endif
 
 #endif /* TIGRIS_KERNEL_COMMON_H */

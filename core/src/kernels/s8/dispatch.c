@@ -29,6 +29,30 @@ static const tk_kernel_fn s8_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
     [TIGRIS_OP_TANH] = tk_s8_tanh,
     [TIGRIS_OP_LEAKY_RELU] = tk_s8_leaky_relu,
     [TIGRIS_OP_REDUCE_MEAN] = tk_s8_reduce_mean,
+
+    /* >>> unary (unary math and activations: unary.c) */
+    /* <<< unary */
+
+    /* >>> normalization (normalization: normalization.c) */
+    /* <<< normalization */
+
+    /* >>> reduce (reductions, scans, arg-min/max: reduce.c) */
+    /* <<< reduce */
+
+    /* >>> binary (elementwise binary: elementwise.c) */
+    /* <<< binary */
+
+    /* >>> logic (comparison, logic, select, cast, add-n: logic.c) */
+    /* <<< logic */
+
+    /* >>> spatial (conv family, pools, resize: conv.c, pool.c, resize.c) */
+    /* <<< spatial */
+
+    /* >>> movement (data movement: movement.c) */
+    /* <<< movement */
+
+    /* >>> recurrent (recurrent and detection: recurrent.c, detection.c) */
+    /* <<< recurrent */
 };
 
 /* The dtype that decides the route: the first output's, which for every

@@ -147,6 +147,51 @@ static inline int32_t fx_tanh(int32_t a, int32_t int_bits) {
     return a < 0 ? -t : t;
 }
 
+/* 1/sqrt(v) of a positive integer as a Q0.31 multiplier and an exponent,
+ * the way TFLite's int8 Rsqrt and L2Normalization derive it: v is scaled by
+ * powers of four into [2^26, 2^29), then five Newton steps
+ * x <- 1.5·x - (v/2)·x^3 run in Q3.28, and the result is multiplied by
+ * sqrt(2)/2. *shift is the exponent such that
+ * 1/sqrt(v) ~= inv · 2^(*shift) / 2^31 · (reverse_shift sign applied by the
+ * caller as TFLite does: the returned shift is multiplied by reverse_shift).
+ * v <= 1 gives (INT32_MAX, 0). */
+static inline void fx_inv_sqrt(int32_t v, int32_t reverse_shift, int32_t *inv, int32_t *shift) {
+    if (v <= 1) {
+        *inv = INT32_MAX;
+        *shift = 0;
+        return;
+    }
+    int32_t sh = 11;
+    while (v >= (1 << 29)) {
+        v /= 4;
+        sh++;
+    }
+    int32_t lz = 0;
+    for (uint32_t u = (uint32_t)v; !(u & 0x80000000u); u <<= 1) lz++;
+    const int32_t pairs = (lz - 1) / 2 - 1; /* keep one bit pair of headroom */
+    sh -= pairs;
+    v = (int32_t)((uint32_t)v << (2 * pairs));
+    /* Q3.28 values: one = 2^28, 1.5 = 2^28 + 2^27. */
+    const int32_t x_in = v >> 1;
+    const int32_t half_in = fx_rdbpot(x_in, 1);
+    const int32_t three_halves = (1 << 28) + (1 << 27);
+    int32_t x = 1 << 28;
+    for (int i = 0; i < 5; i++) {
+        /* x^3 in Q9.22, rescaled to Q3.28 (saturating shift by 6). */
+        int32_t x3 = fx_sat_shl(fx_srdhm(fx_srdhm(x, x), x), 6);
+        /* both products are Q6.25; their difference goes back to Q3.28. */
+        int32_t d = fx_wsub(fx_srdhm(three_halves, x), fx_srdhm(half_in, x3));
+        x = fx_sat_shl(d, 3);
+    }
+    x = fx_srdhm(x, 1518500250); /* sqrt(2)/2 in Q0.31 */
+    if (sh < 0) {
+        x = (int32_t)((uint32_t)x << -sh);
+        sh = 0;
+    }
+    *inv = x;
+    *shift = sh * reverse_shift;
+}
+
 /* ---- Multiplier derivation without floating point ----
  *
  * A positive finite float is m·2^e with m a 24-bit integer. TFLite computes
