@@ -91,7 +91,12 @@ tigris_error_t tigris__ld_weight_blocks(tigris__ld_t *ld); /* step 15 */
 tigris_error_t tigris__ld_stages(tigris__ld_t *ld);        /* steps 16-17 */
 tigris_error_t tigris__ld_block_coverage(tigris__ld_t *ld); /* step 18 */
 tigris_error_t tigris__ld_control_flow(tigris__ld_t *ld);  /* step 19 */
-tigris_error_t tigris__ld_kernel_families(const tigris_plan_t *plan); /* F8, after step 20 */
+/* F8, after step 20: kernel families a loaded plan needs (TIGRIS__FAM_*
+ * bits), and the refusal when this build lacks one of them. */
+#define TIGRIS__FAM_F32 1u
+#define TIGRIS__FAM_S8 2u
+uint32_t tigris__ld_families_needed(const tigris_plan_t *plan);
+tigris_error_t tigris__ld_kernel_families(const tigris_plan_t *plan);
 
 /* Within step 16: the tiled-stage contracts of tgrs-format §7.3, then the
  * band rules F5-F7 (docs/format.md). */
