@@ -12,14 +12,14 @@
 #include <fstream>
 #include <iostream>
 
-#include "plan_builder.h"
+#include "tigris_planfile/plan_builder.hpp"
 
 namespace {
 
 constexpr int kH = 16, kW = 16, kIn = 3, kOut = 8;
 
 std::vector<uint8_t> example_plan() {
-    using tigris_test::PlanBuilder;
+    using tigris::planfile::PlanBuilder;
     PlanBuilder b(11);
     b.model_name = "example_conv_relu_pool";
 
