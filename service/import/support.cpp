@@ -20,6 +20,9 @@ const char *refusal_name(RefusalKind k) {
     case RefusalKind::Int4Tensor: return "int4-tensor";
     case RefusalKind::UnsupportedDtype: return "unsupported-dtype";
     case RefusalKind::SparseTensor: return "sparse-tensor";
+    case RefusalKind::UnsupportedAttribute: return "unsupported-attribute";
+    case RefusalKind::BadOption: return "bad-option";
+    case RefusalKind::InvalidModel: return "invalid-model";
     }
     return "unknown";
 }
@@ -60,6 +63,15 @@ std::optional<uint8_t> direct(int32_t code) {
 
 }  // namespace
 
+bool is_boundary_conversion(const tfl::Model &m, size_t op_index) {
+    const tfl::SubGraph &sg = m.subgraphs.at(0);
+    const tfl::Operator &op = sg.operators.at(op_index);
+    const tfl::OperatorCode &code = m.operator_codes.at(op.opcode_index);
+    if (op.inputs.size() != 1 || op.outputs.size() != 1) return false;
+    if (code.builtin != tfl::kQuantize && code.builtin != tfl::kDequantize) return false;
+    return contains(sg.inputs, op.inputs[0]) || contains(sg.outputs, op.outputs[0]);
+}
+
 std::optional<uint8_t> lowered_opcode(const tfl::Model &m, size_t op_index) {
     const tfl::SubGraph &sg = m.subgraphs.at(0);
     const tfl::Operator &op = sg.operators.at(op_index);
@@ -67,14 +79,7 @@ std::optional<uint8_t> lowered_opcode(const tfl::Model &m, size_t op_index) {
     if (code.builtin == tfl::kCustom)
         return code.custom_name == "TFLite_Detection_PostProcess" ? std::optional<uint8_t>(TIGRIS_OP_DETECTION_POSTPROCESS)
                                                                   : std::nullopt;
-    // A conversion that touches a model input or output is the boundary
-    // conversion the format expresses as CAST; anywhere else it is a
-    // requantization with no TiGrIS operator.
-    if (code.builtin == tfl::kQuantize || code.builtin == tfl::kDequantize) {
-        bool edge = (op.inputs.size() == 1 && contains(sg.inputs, op.inputs[0])) ||
-                    (op.outputs.size() == 1 && contains(sg.outputs, op.outputs[0]));
-        return edge ? std::optional<uint8_t>(TIGRIS_OP_CAST) : std::nullopt;
-    }
+    if (code.builtin == tfl::kQuantize || code.builtin == tfl::kDequantize) return std::nullopt;
     return direct(code.builtin);
 }
 
@@ -96,7 +101,7 @@ std::optional<Refusal> check_importable(const tfl::Model &m) {
             return Refusal{RefusalKind::CustomOperator,
                            "operator " + std::to_string(i) + " is the custom operator \"" + code.custom_name +
                                "\" (only TFLite_Detection_PostProcess is lowered)"};
-        if (!lowered_opcode(m, i)) {
+        if (!lowered_opcode(m, i) && !is_boundary_conversion(m, i)) {
             std::string why;
             if (code.builtin == tfl::kQuantize || code.builtin == tfl::kDequantize)
                 why = " inside the graph (only conversions of a model input or output are lowered)";

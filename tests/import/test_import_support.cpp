@@ -56,12 +56,14 @@ TEST(ImportSupport, SharedModelsImportOrAreRefusedWithTheNamedReason) {
     EXPECT_STREQ(tigris::import::refusal_name(r->kind), "int16-tensor");
 }
 
-TEST(ImportSupport, ToyCarBoundaryConversionsBecomeCasts) {
+TEST(ImportSupport, ToyCarBoundaryConversionsBecomeTheInterface) {
     TIGRIS_REQUIRE_SHARED();
     auto m = load("model_ToyCar_quant_fullint.tflite");
     size_t n = m.subgraphs[0].operators.size();
-    EXPECT_EQ(tigris::import::lowered_opcode(m, 0), std::optional<uint8_t>(TIGRIS_OP_CAST));
-    EXPECT_EQ(tigris::import::lowered_opcode(m, n - 1), std::optional<uint8_t>(TIGRIS_OP_CAST));
+    EXPECT_TRUE(tigris::import::is_boundary_conversion(m, 0));
+    EXPECT_TRUE(tigris::import::is_boundary_conversion(m, n - 1));
+    EXPECT_EQ(tigris::import::lowered_opcode(m, 0), std::nullopt);
+    EXPECT_FALSE(tigris::import::is_boundary_conversion(m, 1));
     EXPECT_EQ(tigris::import::lowered_opcode(m, 1), std::optional<uint8_t>(TIGRIS_OP_FULLY_CONN));
 }
 

@@ -19,6 +19,9 @@ enum class RefusalKind {
     Int4Tensor,
     UnsupportedDtype,
     SparseTensor,
+    UnsupportedAttribute,  // an operator option the lowering has no form for
+    BadOption,             // an import option out of range or impossible for this model
+    InvalidModel,          // shapes or quantization the lowered plan cannot carry
 };
 
 struct Refusal {
@@ -29,10 +32,15 @@ struct Refusal {
 // Stable kebab-case name of a refusal kind, used in JSON reports and tests.
 const char *refusal_name(RefusalKind k);
 
-// The TiGrIS opcode (tigris_op_type_t) an operator lowers to, or nullopt.
-// QUANTIZE and DEQUANTIZE lower to CAST only where they read a model input
-// or write a model output (the format's boundary conversion); elsewhere they
-// are requantizations the format has no operator for.
+// True for a QUANTIZE or DEQUANTIZE that reads a model input or writes a
+// model output: such a conversion becomes the plan's declared interface
+// dtype (float32 around an int8 tensor, tgrs-format §4.5), not an operator;
+// the lowering refuses the dtype pairs the interface cannot declare.
+// Anywhere else they are requantizations the format has no operator for.
+bool is_boundary_conversion(const tflite::Model &m, size_t op_index);
+
+// The TiGrIS opcode (tigris_op_type_t) an operator lowers to, or nullopt
+// (also for a boundary conversion, which lowers to no operator).
 std::optional<uint8_t> lowered_opcode(const tflite::Model &m, size_t op_index);
 
 // First reason the model cannot be imported, or nullopt when it can.

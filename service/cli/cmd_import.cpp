@@ -1,0 +1,102 @@
+// cmd_import.cpp - `tigris import MODEL.tflite -o PLAN.tgrs [--schema N]
+// [--fast-budget BYTES] [--compress lz4] [--xip] [--json]`: lower a TFLite
+// model to a plan. A refused model prints the refusal's name and reason,
+// writes no file and exits 2.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "command.hpp"
+#include "tigris_import/lower.hpp"
+#include "tigris_import/report_json.hpp"
+#include "tigris_tflite/model.hpp"
+
+namespace tigris::cli {
+namespace {
+
+struct Options {
+    std::string model, out, compress = "none";
+    uint32_t schema = 11, fast_budget = 0;
+    bool xip = false, json = false;
+};
+
+int run(const Options &opt) {
+    std::ifstream in(opt.model, std::ios::binary);
+    if (!in) {
+        std::cerr << "error: cannot read " << opt.model << '\n';
+        return kExitUsage;
+    }
+    const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    import::Options io;
+    io.schema = opt.schema;
+    io.fast_budget = opt.fast_budget;
+    io.lz4 = opt.compress == "lz4";
+    io.xip = opt.xip;
+    import::Result res;
+    try {
+        const tflite::Model m = tflite::read_model(file);
+        res = import::import_model(m, io);
+    } catch (const tflite::ReadError &e) {
+        std::cerr << "error: not a readable TFLite model: " << e.what() << '\n';
+        return kExitRefused;
+    } catch (const import::ImportError &e) {
+        if (opt.json)
+            std::cout << nlohmann::json{{"refused", import::refusal_name(e.refusal.kind)}, {"reason", e.refusal.message}}
+                             .dump(2)
+                      << '\n';
+        std::cerr << "error: " << import::refusal_name(e.refusal.kind) << ": " << e.refusal.message << '\n';
+        return kExitRefused;
+    }
+    // Write next to the target and rename, so a failed write leaves no partial plan.
+    const std::string tmp = opt.out + ".partial";
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        f.write(reinterpret_cast<const char *>(res.plan.data()), (std::streamsize)res.plan.size());
+        if (!f.good()) {
+            std::error_code ec;
+            std::filesystem::remove(tmp, ec);
+            std::cerr << "error: cannot write " << opt.out << '\n';
+            return kExitUsage;
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, opt.out, ec);
+    if (ec) {
+        std::filesystem::remove(tmp, ec);
+        std::cerr << "error: cannot write " << opt.out << '\n';
+        return kExitUsage;
+    }
+    if (opt.json) {
+        nlohmann::json j = import::to_json(res.report);
+        j["path"] = opt.out;
+        j["bytes"] = res.plan.size();
+        std::cout << j.dump(2) << '\n';
+    } else {
+        const import::Report &r = res.report;
+        std::cout << "wrote " << opt.out << " (" << res.plan.size() << " bytes, schema " << r.schema << "): " << r.ops
+                  << " ops in " << r.stages.size() << " stages, scheduled fast peak " << r.scheduled_peak << " bytes";
+        if (r.fast_budget) std::cout << (r.budget_met ? " (within the budget)" : " (over the budget)");
+        std::cout << '\n';
+    }
+    return kExitOk;
+}
+
+const Registration reg{"import", "Lower a TFLite model to a .tgrs plan", [](CLI::App &sub) {
+                           auto opt = std::make_shared<Options>();
+                           sub.add_option("model", opt->model, "TFLite model (.tflite)")->required();
+                           sub.add_option("-o,--output", opt->out, "Plan file to write (.tgrs)")->required();
+                           sub.add_option("--schema", opt->schema, "Plan schema revision")
+                               ->check(CLI::Range(4, 11))
+                               ->default_val(11);
+                           sub.add_option("--fast-budget", opt->fast_budget,
+                                          "Fast-arena bytes a stage may hold (0: one operator per stage)");
+                           sub.add_option("--compress", opt->compress, "Weight compression")
+                               ->check(CLI::IsMember({"none", "lz4"}));
+                           sub.add_flag("--xip", opt->xip, "Mark weights as read in place (execute in place)");
+                           sub.add_flag("--json", opt->json, "Print the import report as JSON");
+                           return std::function<int()>([opt] { return run(*opt); });
+                       }};
+
+}  // namespace
+}  // namespace tigris::cli
