@@ -33,6 +33,7 @@ int run(const Options &opt) {
     io.fast_budget = opt.fast_budget;
     io.lz4 = opt.compress == "lz4";
     io.xip = opt.xip;
+    io.model_name = std::filesystem::path(opt.model).stem().string();
     import::Result res;
     try {
         const tflite::Model m = tflite::read_model(file);

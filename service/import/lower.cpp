@@ -302,7 +302,9 @@ Result import_model(const tfl::Model &model, const Options &opt) {
     if (opt.lz4 && opt.xip) refuse(RefusalKind::BadOption, "--compress lz4 and --xip exclude each other");
     if (auto r = check_importable(model)) throw ImportError(*r);
     Lowering L(model, opt);
-    L.b.model_name = model.subgraphs[0].name.empty() ? "model" : model.subgraphs[0].name;
+    L.b.model_name = !opt.model_name.empty()             ? opt.model_name
+                     : !model.subgraphs[0].name.empty() ? model.subgraphs[0].name
+                                                         : "model";
     L.fold_boundaries();
     // Model inputs first, in the model's order, so the plan's input order is the model's.
     for (int32_t in : L.sg.inputs) L.tensor(in);

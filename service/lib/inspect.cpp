@@ -76,9 +76,35 @@ IoTensor io_tensor(const tigris_plan_t *plan, uint16_t idx) {
     io.stored_bytes = t->size_bytes;
     io.declared_bytes = declared_bytes(plan, idx);
     io.linear = (t->flags & TIGRIS_TENSOR_LINEAR) != 0;
-    if (const tigris_quant_param_t *q = tigris_tensor_quant(plan, t))
-        io.quant = Quant{q->scale, q->zero_point, q->num_channels};
+    io.flags = t->flags;
+    if (const tigris_quant_param_t *q = tigris_tensor_quant(plan, t)) {
+        Quant qq{q->scale, q->zero_point, q->num_channels, {}, {}};
+        const int32_t *m = tigris_quant_multipliers(plan, q), *sh = tigris_quant_shifts(plan, q);
+        for (uint32_t c = 0; c < q->num_channels; ++c) {
+            qq.multipliers.push_back(m[c]);
+            qq.shifts.push_back(sh[c]);
+        }
+        io.quant = qq;
+    }
     return io;
+}
+
+OpDetail op_detail(const tigris_plan_t *plan, uint16_t idx) {
+    const tigris_op_t *op = &plan->ops[idx];
+    OpDetail d;
+    d.index = idx;
+    d.name = tigris_op_name(plan, op);
+    d.type = op->op_type;
+    d.type_name = op_type_name(op->op_type);
+    const uint16_t *in = tigris_op_inputs(plan, op), *out = tigris_op_outputs(plan, op);
+    d.inputs.assign(in, in + op->num_inputs);
+    d.outputs.assign(out, out + op->num_outputs);
+    if (op->weight_idx != TIGRIS_NONE16) d.weight = op->weight_idx;
+    if (op->bias_idx != TIGRIS_NONE16) d.bias = op->bias_idx;
+    d.fused_act = op->fused_act;
+    d.act_min = op->act_min;
+    d.act_max = op->act_max;
+    return d;
 }
 
 TileFacts to_facts(const tigris_tile_facts_t &f) {
@@ -202,6 +228,8 @@ PlanInfo plan_info(const tigris_plan_t *plan) {
 
     for (uint8_t i = 0; i < h->num_model_inputs; ++i) p.inputs.push_back(io_tensor(plan, plan->model_inputs[i]));
     for (uint8_t i = 0; i < h->num_model_outputs; ++i) p.outputs.push_back(io_tensor(plan, plan->model_outputs[i]));
+    for (uint16_t i = 0; i < h->num_tensors; ++i) p.tensors.push_back(io_tensor(plan, i));
+    for (uint16_t i = 0; i < h->num_ops; ++i) p.ops.push_back(op_detail(plan, i));
     for (uint16_t s = 0; s < h->num_stages; ++s) p.stages.push_back(stage_info(plan, s));
 
     p.memory.budget = h->budget;

@@ -28,7 +28,12 @@ const char *status_kind(Status::Kind k) {
 
 json io_json(const IoTensor &t) {
     json q = nullptr;
-    if (t.quant) q = json{{"scale", t.quant->scale}, {"zero_point", t.quant->zero_point}, {"channels", t.quant->channels}};
+    if (t.quant)
+        q = json{{"scale", t.quant->scale},
+                 {"zero_point", t.quant->zero_point},
+                 {"channels", t.quant->channels},
+                 {"multipliers", t.quant->multipliers},
+                 {"shifts", t.quant->shifts}};
     return json{{"index", t.index},
                 {"name", t.name},
                 {"stored_dtype", t.stored_dtype},
@@ -37,7 +42,22 @@ json io_json(const IoTensor &t) {
                 {"stored_bytes", t.stored_bytes},
                 {"declared_bytes", t.declared_bytes},
                 {"linear", t.linear},
+                {"flags", t.flags},
                 {"quant", q}};
+}
+
+json op_json(const OpDetail &o) {
+    return json{{"index", o.index},
+                {"name", o.name},
+                {"type", o.type},
+                {"type_name", o.type_name},
+                {"inputs", o.inputs},
+                {"outputs", o.outputs},
+                {"weight", o.weight ? json(*o.weight) : json(nullptr)},
+                {"bias", o.bias ? json(*o.bias) : json(nullptr)},
+                {"fused_act", o.fused_act},
+                {"act_min", o.act_min},
+                {"act_max", o.act_max}};
 }
 
 json facts_json(const std::optional<TileFacts> &f) {
@@ -103,6 +123,9 @@ json plan_json(const PlanInfo &p) {
     for (const IoTensor &t : p.inputs) inputs.push_back(io_json(t));
     for (const IoTensor &t : p.outputs) outputs.push_back(io_json(t));
     for (const StageInfo &s : p.stages) stages.push_back(stage_json(s));
+    json tensors = json::array(), ops = json::array();
+    for (const IoTensor &t : p.tensors) tensors.push_back(io_json(t));
+    for (const OpDetail &o : p.ops) ops.push_back(op_json(o));
     const Counts &c = p.counts;
     const Memory &m = p.memory;
     return json{
@@ -124,6 +147,8 @@ json plan_json(const PlanInfo &p) {
          {{"raw", p.flags.raw}, {"xip", p.flags.xip}, {"tile_v10", p.flags.tile_v10}, {"compression", p.flags.compression}}},
         {"inputs", inputs},
         {"outputs", outputs},
+        {"tensors", tensors},
+        {"ops", ops},
         {"stages", stages},
         {"memory",
          {{"budget", m.budget},

@@ -37,9 +37,13 @@ struct Ctx {
 
 void on_trace(const tigris_trace_event_t *ev, void *p) { static_cast<Ctx *>(p)->res->trace.push_back(*ev); }
 
+// A tensor name as part of a file name: separators replaced, and cut to 120
+// bytes because converters join fused names with ';' into strings longer than
+// a file name may be (the index prefix keeps cut names unique).
 std::string file_safe(std::string s) {
     for (char &c : s)
         if (c == '/' || c == '\\' || c == ':' || c == ' ') c = '_';
+    if (s.size() > 120) s.resize(120);
     return s.empty() ? std::string("unnamed") : s;
 }
 

@@ -24,13 +24,15 @@ const std::set<std::string> kHeader = {"magic_ok", "version", "file_size"};
 const std::set<std::string> kLimits = {"tensors",           "stage_inputs", "stage_outputs", "chain_stages",
                                        "spatial_ops_per_stage", "subgraphs", "subgraph_depth"};
 const std::set<std::string> kPlan = {"schema", "model_name", "data_dtype", "counts", "flags",
-                                     "inputs", "outputs",    "stages",     "memory"};
+                                     "inputs", "outputs",    "tensors",    "ops",   "stages", "memory"};
 const std::set<std::string> kCounts = {"tensors",      "ops",        "stages",        "tile_plans",    "weights",
                                        "quant_params", "attributes", "weight_blocks", "state_entries", "subgraphs"};
 const std::set<std::string> kFlags = {"raw", "xip", "tile_v10", "compression"};
 const std::set<std::string> kIo = {"index",        "name",           "stored_dtype", "declared_dtype", "shape",
-                                   "stored_bytes", "declared_bytes", "linear",       "quant"};
-const std::set<std::string> kQuant = {"scale", "zero_point", "channels"};
+                                   "stored_bytes", "declared_bytes", "linear",       "flags", "quant"};
+const std::set<std::string> kQuant = {"scale", "zero_point", "channels", "multipliers", "shifts"};
+const std::set<std::string> kOpDetail = {"index",  "name", "type",      "type_name", "inputs", "outputs",
+                                         "weight", "bias", "fused_act", "act_min",   "act_max"};
 const std::set<std::string> kStage = {"index", "kind", "peak_bytes", "ops",  "inputs",       "outputs",
                                       "subgraph", "chain", "band",   "tile", "stated_facts", "derived_facts"};
 const std::set<std::string> kOp = {"index", "name", "type", "type_name"};
@@ -66,14 +68,18 @@ void check_plan_json(const json &j, std::map<std::string, int> &seen) {
     EXPECT_EQ(keys(p["counts"]), kCounts);
     EXPECT_EQ(keys(p["flags"]), kFlags);
     EXPECT_EQ(keys(p["memory"]), kMemory);
-    for (const char *dir : {"inputs", "outputs"})
+    for (const char *dir : {"inputs", "outputs", "tensors"})
         for (const json &io : p[dir]) {
             EXPECT_EQ(keys(io), kIo);
             if (!io["quant"].is_null()) {
                 EXPECT_EQ(keys(io["quant"]), kQuant);
+                EXPECT_EQ(io["quant"]["multipliers"].size(), io["quant"]["channels"].get<size_t>());
                 ++seen["quant"];
             }
         }
+    EXPECT_EQ(p["tensors"].size(), p["counts"]["tensors"].get<size_t>());
+    EXPECT_EQ(p["ops"].size(), p["counts"]["ops"].get<size_t>());
+    for (const json &op : p["ops"]) EXPECT_EQ(keys(op), kOpDetail);
     for (const json &s : p["stages"]) {
         EXPECT_EQ(keys(s), kStage);
         for (const json &op : s["ops"]) EXPECT_EQ(keys(op), kOp);

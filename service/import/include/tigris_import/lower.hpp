@@ -18,6 +18,7 @@ struct Options {
     uint32_t fast_budget = 0;  // bytes a stage may hold in the fast arena; 0 = one op per stage
     bool lz4 = false;          // weights in LZ4 blocks, one per stage (decoded into the fast arena)
     bool xip = false;          // weights read in place from the plan (flash)
+    std::string model_name;    // empty: the subgraph's name, else "model"
 };
 
 struct StageReport {

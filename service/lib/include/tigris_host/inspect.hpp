@@ -56,6 +56,10 @@ struct Quant {
     float scale = 0.0f;
     int32_t zero_point = 0;
     uint32_t channels = 0;
+    // Q0.31 multipliers and shifts, one per channel: the effective scale of
+    // the op that writes the tensor (tgrs-format §9).
+    std::vector<int32_t> multipliers;
+    std::vector<int32_t> shifts;
 };
 
 struct IoTensor {
@@ -67,7 +71,20 @@ struct IoTensor {
     uint32_t stored_bytes = 0;
     uint32_t declared_bytes = 0;  // 0: no conversion to the declared dtype
     bool linear = false;          // axes in the model's own order, not channels-last
+    uint8_t flags = 0;            // TIGRIS_TENSOR_* bits
     std::optional<Quant> quant;
+};
+
+// One operator record with the tensors it reads and writes.
+struct OpDetail {
+    uint16_t index = 0;
+    std::string name;
+    uint8_t type = 0;
+    std::string type_name;
+    std::vector<uint16_t> inputs, outputs;
+    std::optional<uint16_t> weight, bias;
+    uint8_t fused_act = 0;
+    int8_t act_min = 0, act_max = 0;
 };
 
 struct OpRef {
@@ -153,6 +170,8 @@ struct PlanInfo {
     Flags flags;
     std::vector<IoTensor> inputs;
     std::vector<IoTensor> outputs;
+    std::vector<IoTensor> tensors;  // every tensor record, in index order
+    std::vector<OpDetail> ops;      // every operator record, in index order
     std::vector<StageInfo> stages;
     Memory memory;
 };
