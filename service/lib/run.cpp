@@ -33,9 +33,18 @@ struct Ctx {
     RunResult *res = nullptr;
     const std::string *dump_dir = nullptr;
     bool dump_failed = false;
+    const std::function<bool()> *should_stop = nullptr;
+    uint64_t max_events = 0;
 };
 
-void on_trace(const tigris_trace_event_t *ev, void *p) { static_cast<Ctx *>(p)->res->trace.push_back(*ev); }
+void on_trace(const tigris_trace_event_t *ev, void *p) {
+    Ctx *c = static_cast<Ctx *>(p);
+    if (c->max_events && c->res->trace.size() >= c->max_events) {
+        c->res->trace_overflow = true;  // the next kernel call stops the run
+        return;
+    }
+    c->res->trace.push_back(*ev);
+}
 
 // A tensor name as part of a file name: separators replaced, and cut to 120
 // bytes because converters join fused names with ';' into strings longer than
@@ -47,12 +56,18 @@ std::string file_safe(std::string s) {
     return s.empty() ? std::string("unnamed") : s;
 }
 
-// Wraps the dispatcher so a tensor can be written the moment its producing
-// kernel returns. Only whole-tensor (normal-path) calls are dumped: a tiled
-// call produces one band, which is not the tensor.
-int dumping_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem, void *user) {
+// Wraps the dispatcher so a run can be stopped between kernel calls and a
+// tensor can be written the moment its producing kernel returns. Only
+// whole-tensor (normal-path) calls are dumped: a tiled call produces one
+// band, which is not the tensor.
+int host_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem, void *user) {
     auto *ctx = static_cast<Ctx *>(user);
+    if (ctx->res->trace_overflow || (ctx->should_stop && *ctx->should_stop && (*ctx->should_stop)())) {
+        ctx->res->stopped = true;
+        return -1;
+    }
     int rc = ctx->inner(plan, op, op_index, mem, nullptr);
+    if (ctx->dump_dir->empty()) return rc;
 #ifdef TIGRIS_TRACE
     if (rc != 0 || mem->trace_path != TIGRIS_TRACE_PATH_NORMAL) return rc;
 #else
@@ -73,11 +88,12 @@ int dumping_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     return rc;
 }
 
-RunResult refused(std::string name, std::string msg) {
+RunResult refused(std::string name, std::string msg, int code = 0) {
     RunResult r;
     r.kind = RunResult::Kind::Refused;
     r.error_name = std::move(name);
     r.error = std::move(msg);
+    r.core_error = code;
     return r;
 }
 
@@ -98,8 +114,10 @@ RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uin
     tigris_plan_t plan;
     tigris_error_t le = tigris_plan_load(blob.p, static_cast<uint32_t>(plan_bytes.size()), &plan);
     if (le != TIGRIS_OK)
-        return refused("plan refused", std::string("the runtime refuses this plan: ") + tigris_error_str(le) +
-                                           " (run `tigris inspect` on it for details)");
+        return refused("plan refused",
+                       std::string("the runtime refuses this plan: ") + tigris_error_str(le) +
+                           " (run `tigris inspect` on it for details)",
+                       le);
 
     RunResult res;
     const uint8_t dtype = tigris_plan_data_dtype(&plan);
@@ -122,21 +140,31 @@ RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uin
 
     size_t need = 0;
     for (uint8_t i = 0; i < plan.header->num_model_inputs; i++) need += tigris_iface_bytes(&plan, plan.model_inputs[i]);
-    if (need != input.size())
-        return refused("bad input size", "the input has " + std::to_string(input.size()) + " bytes but the model inputs need " +
-                                             std::to_string(need) + " (raw bytes in declared dtypes, model-input order)");
+    if (need != input.size()) {
+        RunResult r = refused("bad input size", "the input has " + std::to_string(input.size()) +
+                                                    " bytes but the model inputs need " + std::to_string(need) +
+                                                    " (raw bytes in declared dtypes, model-input order)");
+        r.input_bytes_needed = need;
+        return r;
+    }
 
+    if (opt.max_arena_bytes && (uint64_t)res.fast_size + res.slow_size > opt.max_arena_bytes)
+        return refused("arena limit", "the run asks for " + std::to_string((uint64_t)res.fast_size + res.slow_size) +
+                                          " arena bytes (fast + slow); the limit is " +
+                                          std::to_string(opt.max_arena_bytes));
     Aligned fast(res.fast_size), slowbuf(res.slow_size);
     std::vector<void *> ptrs(nt, nullptr);
     tigris_mem_t mem;
     tigris_mem_error_t me = tigris_mem_init(&mem, ptrs.data(), nt, fast.p, res.fast_size, slowbuf.p, res.slow_size);
     if (me != TIGRIS_MEM_OK)
-        return refused("memory init", std::string("cannot set up the arenas: ") + tigris_mem_error_str(me));
+        return refused("memory init", std::string("cannot set up the arenas: ") + tigris_mem_error_str(me), me);
 
     Ctx ctx;
     ctx.inner = kernel;
     ctx.res = &res;
     ctx.dump_dir = &opt.dump_tensors_dir;
+    ctx.should_stop = &opt.should_stop;
+    ctx.max_events = opt.max_trace_events;
     if (opt.collect_trace) tigris_mem_set_trace(&mem, on_trace, &ctx);
     if (!opt.dump_tensors_dir.empty()) {
         std::error_code ec;
@@ -155,23 +183,27 @@ RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uin
         uint32_t n = tigris_iface_bytes(&plan, t);
         tigris_error_t we = tigris_input_write(&plan, &mem, t, input.data() + at, n);
         if (we != TIGRIS_OK)
-            return refused("input", "cannot place model input " + std::to_string(i) + ": " + tigris_error_str(we) +
-                                        " (try a larger --fast or --slow)");
+            return refused("input",
+                           "cannot place model input " + std::to_string(i) + ": " + tigris_error_str(we) +
+                               " (try a larger --fast or --slow)",
+                           we);
         at += n;
     }
 
     std::vector<uint8_t> ws(tigris_executor_workspace_required(&plan));
-    const bool dump = !opt.dump_tensors_dir.empty();
+    const bool wrap = !opt.dump_tensors_dir.empty() || opt.should_stop || opt.max_trace_events;
     auto t0 = std::chrono::steady_clock::now();
-    tigris_exec_error_t xe = tigris_run_with_workspace_buffer(&plan, &mem, dump ? dumping_kernel : kernel,
-                                                              dump ? &ctx : nullptr, &res.stats, ws.data(), ws.size());
+    tigris_exec_error_t xe = tigris_run_with_workspace_buffer(&plan, &mem, wrap ? host_kernel : kernel,
+                                                              wrap ? &ctx : nullptr, &res.stats, ws.data(), ws.size());
     res.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     res.fast_peak = mem.fast_peak;
     res.slow_peak = mem.slow_peak;
     if (xe != TIGRIS_EXEC_OK) {
         res.kind = RunResult::Kind::Refused;
         res.error_name = "execution";
-        res.error = std::string("the run failed: ") + tigris_exec_error_str(xe);
+        res.core_error = xe;
+        res.error = res.stopped ? std::string("the run was stopped before it finished")
+                                : std::string("the run failed: ") + tigris_exec_error_str(xe);
         if (xe == TIGRIS_EXEC_ERR_MEM)
             res.error += " (fast arena " + std::to_string(res.fast_size) + " bytes, the plan asks for " +
                          std::to_string(res.fast_required) + "; raise --fast or --slow)";
@@ -188,7 +220,7 @@ RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uin
         size_t base = res.outputs.size();
         res.outputs.resize(base + n);
         tigris_error_t oe = tigris_output_read(&plan, &mem, t, res.outputs.data() + base, n);
-        if (oe != TIGRIS_OK) return refused("output", std::string("cannot read model output: ") + tigris_error_str(oe));
+        if (oe != TIGRIS_OK) return refused("output", std::string("cannot read model output: ") + tigris_error_str(oe), oe);
     }
     return res;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,11 @@ struct RunOptions {
     std::optional<uint32_t> slow_bytes;  // default: room for every tensor twice
     bool collect_trace = false;
     std::string dump_tensors_dir;  // empty: no dump
+    // Asked before every kernel call; returning true stops the run there
+    // (RunResult::stopped), so a server can honour deadlines and cancellation.
+    std::function<bool()> should_stop;
+    uint64_t max_arena_bytes = 0;   // fast + slow above this: refused ("arena limit"); 0 = no limit
+    uint64_t max_trace_events = 0;  // more events stop the run (trace_overflow); 0 = no limit
 };
 
 struct RunResult {
@@ -30,6 +36,12 @@ struct RunResult {
     enum class Kind { Ok, Refused, Io } kind = Kind::Ok;
     std::string error;  // what went wrong, phrased so a user can act on it
     std::string error_name;
+    // Refused runs: which step refused ("plan refused", "bad input size",
+    // "memory init", "input", "execution", "output") and the core's code.
+    int core_error = 0;     // tigris_error_t or tigris_exec_error_t of that step
+    bool stopped = false;   // should_stop() ended the run
+    bool trace_overflow = false;  // max_trace_events reached: the run was stopped
+    size_t input_bytes_needed = 0;
 
     std::vector<uint8_t> outputs;  // model outputs concatenated, declared dtypes
     tigris_exec_stats_t stats{};

@@ -1,0 +1,104 @@
+// cmd_serve.cpp - `tigris serve [--grpc 127.0.0.1:50051] [--http 127.0.0.1:8080]
+// [--web DIR] [limits...]`: the gRPC service and the viewer's static files,
+// both on loopback by default. One log line per request on stderr; SIGINT or
+// SIGTERM stops accepting calls and drains the ones in flight.
+#include <csignal>
+#include <iostream>
+#include <mutex>
+
+#include "command.hpp"
+#include "tigris_server/server.hpp"
+
+namespace tigris::cli {
+namespace {
+
+struct Options {
+    std::string grpc = "127.0.0.1:50051";
+    std::string http = "127.0.0.1:8080";
+    std::string web;  // empty: no HTTP server
+    int grace_ms = 5000;
+    server::Limits limits;
+};
+
+// Splits "host:port"; the port may be 0 (any free one).
+bool split_host_port(const std::string &s, std::string &host, int &port) {
+    const auto colon = s.rfind(':');
+    if (colon == std::string::npos) return false;
+    host = s.substr(0, colon);
+    try {
+        port = std::stoi(s.substr(colon + 1));
+    } catch (...) {
+        return false;
+    }
+    return port >= 0 && port <= 65535 && !host.empty();
+}
+
+int run(const Options &opt) {
+    std::mutex log_mu;
+    const server::LogFn log = [&log_mu](const std::string &line) {
+        std::lock_guard<std::mutex> lock(log_mu);
+        std::cerr << line << std::endl;
+    };
+    // Block the stop signals before any thread starts, so only sigwait sees them.
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+
+    std::unique_ptr<server::GrpcServer> grpc;
+    std::unique_ptr<server::HttpServer> http;
+    try {
+        grpc = server::start_grpc(opt.grpc, opt.limits, log);
+        if (!opt.web.empty()) {
+            std::string host;
+            int port = 0;
+            if (!split_host_port(opt.http, host, port)) {
+                std::cerr << "error: --http wants HOST:PORT, got " << opt.http << '\n';
+                return kExitUsage;
+            }
+            http = std::make_unique<server::HttpServer>(opt.web, host, port, log);
+        }
+    } catch (const std::exception &e) {
+        std::cerr << "error: " << e.what() << '\n';
+        return kExitUsage;
+    }
+    const std::string grpc_host = opt.grpc.substr(0, opt.grpc.rfind(':'));
+    std::cerr << "tigris serve: gRPC tigris.v1.Tigris on " << grpc_host << ":" << grpc->port;
+    if (http) std::cerr << ", viewer on http://" << opt.http.substr(0, opt.http.rfind(':')) << ":" << http->port() << "/";
+    std::cerr << " (Ctrl-C to stop)" << std::endl;
+
+    int sig = 0;
+    sigwait(&stop, &sig);
+    std::cerr << "tigris serve: " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << ", draining calls in flight" << std::endl;
+    if (http) http->stop();
+    grpc->shutdown(opt.grace_ms);
+    std::cerr << "tigris serve: stopped" << std::endl;
+    return kExitOk;
+}
+
+const Registration reg{"serve", "Run the gRPC service (and the viewer's static files)", [](CLI::App &sub) {
+                           auto opt = std::make_shared<Options>();
+                           sub.add_option("--grpc", opt->grpc, "gRPC listen address HOST:PORT (port 0: any free)")
+                               ->default_val(opt->grpc);
+                           sub.add_option("--http", opt->http, "HTTP listen address for the viewer")
+                               ->default_val(opt->http);
+                           sub.add_option("--web", opt->web, "Directory of the built viewer to serve over HTTP");
+                           sub.add_option("--grace-ms", opt->grace_ms, "How long shutdown waits for calls in flight")
+                               ->default_val(opt->grace_ms);
+                           sub.add_option("--max-message-bytes", opt->limits.max_message_bytes)
+                               ->default_val(opt->limits.max_message_bytes);
+                           sub.add_option("--max-arena-bytes", opt->limits.max_arena_bytes,
+                                          "Fast + slow arena bytes one run may use")
+                               ->default_val(opt->limits.max_arena_bytes);
+                           sub.add_option("--max-trace-events", opt->limits.max_trace_events)
+                               ->default_val(opt->limits.max_trace_events);
+                           sub.add_option("--max-concurrent-runs", opt->limits.max_concurrent_runs,
+                                          "Runs in flight; more are refused with RESOURCE_EXHAUSTED")
+                               ->default_val(opt->limits.max_concurrent_runs);
+                           sub.add_option("--max-threads", opt->limits.max_threads)->default_val(opt->limits.max_threads);
+                           return std::function<int()>([opt] { return run(*opt); });
+                       }};
+
+}  // namespace
+}  // namespace tigris::cli

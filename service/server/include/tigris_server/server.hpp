@@ -1,0 +1,56 @@
+// server.hpp - the gRPC service `tigris.v1.Tigris` (proto/tigris/v1/tigris.proto)
+// over the host library, with its resource limits, plus the static HTTP
+// server for the viewer. `tigris serve` and the tests start them from here.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace grpc {
+class Server;
+}
+
+namespace tigris::server {
+
+// Every limit a request can hit; each excess answers RESOURCE_EXHAUSTED.
+struct Limits {
+    int max_message_bytes = 64 << 20;            // request and response messages
+    uint64_t max_arena_bytes = 512ull << 20;      // fast + slow of one run
+    uint64_t max_trace_events = 4u << 20;         // events one Trace call may record
+    int max_concurrent_runs = 8;                  // Run/Trace/Import in flight; more are refused, never queued
+    int max_threads = 64;                         // gRPC's own thread bound (resource quota)
+};
+
+// One line per finished request: method, status code name, milliseconds, detail.
+using LogFn = std::function<void(const std::string &line)>;
+
+struct GrpcServer {
+    std::unique_ptr<grpc::Server> server;
+    int port = 0;  // the port bound (useful with port 0)
+    std::shared_ptr<void> service;  // keeps the service object alive with the server
+    ~GrpcServer();
+    // Stops accepting calls and waits up to grace_ms for calls in flight.
+    void shutdown(int grace_ms);
+};
+
+// Binds address ("127.0.0.1:50051", port 0 = any free port) with health
+// checking and reflection enabled. Throws std::runtime_error when it cannot bind.
+std::unique_ptr<GrpcServer> start_grpc(const std::string &address, const Limits &limits, LogFn log);
+
+// Static files of the built viewer from root over HTTP on host:port (port 0 =
+// any free port); runs on its own thread until stop().
+class HttpServer {
+public:
+    HttpServer(const std::string &root, const std::string &host, int port, LogFn log);
+    ~HttpServer();
+    int port() const;
+    void stop();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tigris::server

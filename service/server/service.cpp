@@ -1,0 +1,357 @@
+// service.cpp - the RPCs of tigris.v1.Tigris. Each handler is a thin shell
+// over the host library (inspect, run, import), as the CLI is; what is added
+// here is the mapping of failures to gRPC codes, the limits, and stopping a
+// run between kernel calls when the deadline passes or the client leaves.
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
+
+#include <atomic>
+#include <chrono>
+
+#include "tigris/v1/tigris.grpc.pb.h"
+#include "tigris_host/inspect.hpp"
+#include "tigris_host/run.hpp"
+#include "tigris_import/lower.hpp"
+#include "tigris_import/report_json.hpp"
+#include "tigris_server/server.hpp"
+#include "tigris_tflite/model.hpp"
+
+extern "C" {
+#include "tigris.h"
+#include "tigris_executor.h"
+}
+
+namespace tigris::server {
+namespace {
+
+namespace v1 = tigris::v1;
+using grpc::Status;
+using grpc::StatusCode;
+
+const char *code_name(StatusCode c) {
+    switch (c) {
+    case StatusCode::OK: return "OK";
+    case StatusCode::CANCELLED: return "CANCELLED";
+    case StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+    case StatusCode::DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
+    case StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
+    case StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
+    case StatusCode::UNIMPLEMENTED: return "UNIMPLEMENTED";
+    case StatusCode::INTERNAL: return "INTERNAL";
+    default: return "OTHER";
+    }
+}
+
+// A slot among max_concurrent_runs, released when it goes out of scope.
+class RunSlot {
+public:
+    RunSlot(std::atomic<int> &in_flight, int max) : n_(in_flight) { ok_ = n_.fetch_add(1) < max; }
+    ~RunSlot() { n_.fetch_sub(1); }
+    bool ok() const { return ok_; }
+
+private:
+    std::atomic<int> &n_;
+    bool ok_ = false;
+};
+
+void fill_tensor(const host::IoTensor &t, v1::TensorInfo *out) {
+    out->set_index(t.index);
+    out->set_name(t.name);
+    out->set_stored_dtype(t.stored_dtype);
+    out->set_declared_dtype(t.declared_dtype);
+    for (int32_t d : t.shape) out->add_shape(d);
+    out->set_stored_bytes(t.stored_bytes);
+    out->set_declared_bytes(t.declared_bytes ? t.declared_bytes : t.stored_bytes);
+}
+
+void fill_run(const host::RunResult &r, v1::RunResponse *out) {
+    v1::ExecStats *s = out->mutable_stats();
+    s->set_stages_normal(r.stats.stages_normal);
+    s->set_stages_tiled(r.stats.stages_tiled);
+    s->set_stages_chain(r.stats.stages_chain);
+    s->set_total_tiles(r.stats.total_tiles);
+    s->set_slow_overflow_count(r.stats.slow_overflow_count);
+    s->set_slow_overflow_bytes(r.stats.slow_overflow_bytes);
+    s->set_loads_bytes(r.stats.loads_bytes);
+    s->set_spills_bytes(r.stats.spills_bytes);
+    s->set_compactions(r.stats.compactions);
+    s->set_slow_peak(r.stats.slow_peak);
+    s->set_weight_bytes(r.stats.weight_bytes);
+    s->set_copy_bytes(r.stats.copy_bytes);
+    out->set_fast_size(r.fast_size);
+    out->set_slow_size(r.slow_size);
+    out->set_fast_peak(r.fast_peak);
+    out->set_slow_peak(r.slow_peak);
+    out->set_fast_required(r.fast_required);
+    out->set_backend(r.backend);
+    out->set_run_ms(r.wall_ms);
+}
+
+class TigrisService final : public v1::Tigris::Service {
+public:
+    TigrisService(Limits limits, LogFn log) : limits_(limits), log_(std::move(log)) {}
+
+    Status Inspect(grpc::ServerContext *, const v1::InspectRequest *req, v1::InspectResponse *resp) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::string &b = req->plan();
+        const host::InspectReport rep = host::inspect({reinterpret_cast<const uint8_t *>(b.data()), b.size()});
+        if (!rep.status.ok() || !rep.plan)
+            return done("Inspect", t0, Status(StatusCode::INVALID_ARGUMENT, refused_message(rep)));
+        const host::PlanInfo &p = *rep.plan;
+        resp->set_schema(p.schema);
+        resp->set_model_name(p.model_name);
+        resp->set_data_dtype(p.data_dtype);
+        for (const auto &t : p.inputs) fill_tensor(t, resp->add_inputs());
+        for (const auto &t : p.outputs) fill_tensor(t, resp->add_outputs());
+        resp->set_num_tensors(p.counts.tensors);
+        resp->set_num_ops(p.counts.ops);
+        resp->set_num_stages(p.counts.stages);
+        resp->set_fast_arena_required(p.memory.fast_arena_required);
+        resp->set_executor_workspace_bytes(p.memory.executor_workspace_bytes);
+        resp->set_decompression_overhead(p.memory.decompression_overhead);
+        resp->set_report_json(host::to_json(rep).dump());
+        return done("Inspect", t0, Status::OK);
+    }
+
+    Status Run(grpc::ServerContext *ctx, const v1::RunRequest *req, v1::RunResponse *resp) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        RunSlot slot(in_flight_, limits_.max_concurrent_runs);
+        if (!slot.ok()) return done("Run", t0, busy());
+        host::RunResult r;
+        Status st = execute(ctx, *req, false, r);
+        if (st.ok()) {
+            for (const auto &o : split_outputs(*req, r)) resp->add_outputs(o);
+            fill_run(r, resp);
+        }
+        return done("Run", t0, st);
+    }
+
+    Status Trace(grpc::ServerContext *ctx, const v1::TraceRequest *req, grpc::ServerWriter<v1::TraceBatch> *w) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        RunSlot slot(in_flight_, limits_.max_concurrent_runs);
+        if (!slot.ok()) return done("Trace", t0, busy());
+        host::RunResult r;
+        Status st = execute(ctx, req->run(), true, r);
+        if (!st.ok()) return done("Trace", t0, st);
+        const size_t batch = req->batch_events() ? req->batch_events() : 1024;
+        size_t at = 0;
+        bool first = true;
+        do {
+            if (ctx->IsCancelled()) return done("Trace", t0, Status(StatusCode::CANCELLED, "the client went away"));
+            v1::TraceBatch msg;
+            if (first) {
+                for (const auto &n : r.tensor_names) msg.add_tensor_names(n);
+                for (const auto &n : r.op_names) msg.add_op_names(n);
+                first = false;
+            }
+            const size_t end = std::min(r.trace.size(), at + batch);
+            for (; at < end; ++at) add_event(r.trace[at], msg.add_events());
+            if (at == r.trace.size()) {
+                for (const auto &o : split_outputs(req->run(), r)) msg.mutable_result()->add_outputs(o);
+                fill_run(r, msg.mutable_result());
+            }
+            if (!w->Write(msg)) return done("Trace", t0, Status(StatusCode::CANCELLED, "the client went away"));
+        } while (at < r.trace.size());
+        return done("Trace", t0, Status::OK);
+    }
+
+    Status Import(grpc::ServerContext *, const v1::ImportRequest *req, v1::ImportResponse *resp) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        RunSlot slot(in_flight_, limits_.max_concurrent_runs);
+        if (!slot.ok()) return done("Import", t0, busy());
+        const std::string &b = req->model();
+        import::Options o;
+        o.schema = req->schema() ? req->schema() : 11;
+        o.fast_budget = req->fast_budget();
+        o.lz4 = req->lz4();
+        o.xip = req->xip();
+        o.model_name = req->model_name();
+        try {
+            const tflite::Model m = tflite::read_model({reinterpret_cast<const uint8_t *>(b.data()), b.size()});
+            import::Result res = import::import_model(m, o);
+            resp->set_plan(std::string(res.plan.begin(), res.plan.end()));
+            resp->set_report_json(import::to_json(res.report).dump());
+        } catch (const tflite::ReadError &e) {
+            return done("Import", t0,
+                        Status(StatusCode::INVALID_ARGUMENT, std::string("not a readable TFLite model: ") + e.what()));
+        } catch (const import::ImportError &e) {
+            return done("Import", t0,
+                        Status(StatusCode::INVALID_ARGUMENT,
+                               std::string(import::refusal_name(e.refusal.kind)) + ": " + e.refusal.message));
+        }
+        return done("Import", t0, Status::OK);
+    }
+
+    Status Export(grpc::ServerContext *, const v1::ExportRequest *, v1::ExportResponse *) override {
+        return not_yet("Export", "TFLite export");
+    }
+    Status Analyze(grpc::ServerContext *, const v1::AnalyzeRequest *, v1::AnalyzeResponse *) override {
+        return not_yet("Analyze", "TFLite export");
+    }
+    Status Validate(grpc::ServerContext *, const v1::ValidateRequest *, grpc::ServerWriter<v1::ValidateUpdate> *) override {
+        return not_yet("Validate", "emulated devices");
+    }
+    Status ListTargets(grpc::ServerContext *, const v1::ListTargetsRequest *, v1::ListTargetsResponse *) override {
+        return not_yet("ListTargets", "emulated devices");
+    }
+
+private:
+    Limits limits_;
+    LogFn log_;
+    std::atomic<int> in_flight_{0};
+
+    Status done(const char *method, std::chrono::steady_clock::time_point t0, Status st) {
+        if (log_) {
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%.2f", ms);
+            std::string line = std::string("rpc=") + method + " status=" + code_name(st.error_code()) + " ms=" + buf;
+            if (!st.ok()) line += " error=\"" + st.error_message() + "\"";
+            log_(line);
+        }
+        return st;
+    }
+
+    Status busy() const {
+        return Status(StatusCode::RESOURCE_EXHAUSTED,
+                      "the server is running " + std::to_string(limits_.max_concurrent_runs) +
+                          " requests already (its max concurrent runs); retry later");
+    }
+
+    Status not_yet(const char *method, const char *part) {
+        return done(method, std::chrono::steady_clock::now(),
+                    Status(StatusCode::UNIMPLEMENTED, std::string(method) + " is part of " + part +
+                                                          ", which this server does not implement yet"));
+    }
+
+    static std::string refused_message(const host::InspectReport &rep) {
+        return "the plan is refused: " + rep.status.name + ": " + rep.status.message;
+    }
+
+    // Checks the request against the plan and the limits, then runs it.
+    Status execute(grpc::ServerContext *ctx, const v1::RunRequest &req, bool trace, host::RunResult &r) {
+        const std::string &pb = req.plan();
+        const std::vector<uint8_t> plan(pb.begin(), pb.end());
+        const host::InspectReport rep = host::inspect(plan);
+        if (!rep.status.ok() || !rep.plan) return Status(StatusCode::INVALID_ARGUMENT, refused_message(rep));
+        const auto &ins = rep.plan->inputs;
+        if ((size_t)req.inputs_size() != ins.size())
+            return Status(StatusCode::INVALID_ARGUMENT, "the plan has " + std::to_string(ins.size()) +
+                                                            " model inputs but the request carries " +
+                                                            std::to_string(req.inputs_size()));
+        std::vector<uint8_t> input;
+        for (size_t i = 0; i < ins.size(); ++i) {
+            const std::string &b = req.inputs((int)i);
+            const uint32_t want = ins[i].declared_bytes ? ins[i].declared_bytes : ins[i].stored_bytes;
+            if (b.size() != want)
+                return Status(StatusCode::INVALID_ARGUMENT,
+                              "input " + std::to_string(i) + " (\"" + ins[i].name + "\") has " + std::to_string(b.size()) +
+                                  " bytes; it takes " + std::to_string(want) + " bytes of " + ins[i].declared_dtype);
+            input.insert(input.end(), b.begin(), b.end());
+        }
+        host::RunOptions opt;
+        switch (req.backend()) {
+        case v1::BACKEND_F32: opt.backend = host::Backend::F32; break;
+        case v1::BACKEND_S8: opt.backend = host::Backend::S8; break;
+        default: opt.backend = host::Backend::Auto; break;
+        }
+        if (req.fast_bytes()) opt.fast_bytes = req.fast_bytes();
+        if (req.slow_bytes()) opt.slow_bytes = req.slow_bytes();
+        opt.max_arena_bytes = limits_.max_arena_bytes;
+        opt.collect_trace = trace;
+        opt.max_trace_events = trace ? limits_.max_trace_events : 0;
+        opt.should_stop = [ctx] { return ctx->IsCancelled() || ctx->deadline() < std::chrono::system_clock::now(); };
+        r = host::run_plan(plan, input, opt);
+        if (r.ok()) return Status::OK;
+        return run_status(ctx, r);
+    }
+
+    Status run_status(grpc::ServerContext *ctx, const host::RunResult &r) const {
+        if (r.trace_overflow)
+            return Status(StatusCode::RESOURCE_EXHAUSTED, "the trace has more than " +
+                                                              std::to_string(limits_.max_trace_events) +
+                                                              " events (the server's limit); trace a smaller plan");
+        if (r.stopped) {
+            if (ctx->deadline() < std::chrono::system_clock::now())
+                return Status(StatusCode::DEADLINE_EXCEEDED, "the deadline passed during the run");
+            return Status(StatusCode::CANCELLED, "the client cancelled the run");
+        }
+        if (r.error_name == "arena limit") return Status(StatusCode::RESOURCE_EXHAUSTED, r.error);
+        if (r.error_name == "plan refused" || r.error_name == "bad input size")
+            return Status(StatusCode::INVALID_ARGUMENT, r.error);
+        const bool mem = (r.error_name == "input" && r.core_error == TIGRIS_ERR_MEM) || r.error_name == "memory init" ||
+                         (r.error_name == "execution" && r.core_error == TIGRIS_EXEC_ERR_MEM);
+        if (mem)
+            return Status(StatusCode::FAILED_PRECONDITION,
+                          r.error + "; the plan requires a fast arena of " + std::to_string(r.fast_required) + " bytes");
+        return Status(StatusCode::INTERNAL, r.error);
+    }
+
+    // RunResult::outputs is every model output concatenated: cut it per output.
+    static std::vector<std::string> split_outputs(const v1::RunRequest &req, const host::RunResult &r) {
+        const std::string &pb = req.plan();
+        const host::InspectReport rep = host::inspect({reinterpret_cast<const uint8_t *>(pb.data()), pb.size()});
+        std::vector<std::string> out;
+        size_t at = 0;
+        for (const auto &t : rep.plan->outputs) {
+            const size_t n = t.declared_bytes ? t.declared_bytes : t.stored_bytes;
+            out.emplace_back(reinterpret_cast<const char *>(r.outputs.data()) + at, n);
+            at += n;
+        }
+        return out;
+    }
+
+    static void add_event(const tigris_trace_event_t &e, v1::TraceEvent *out) {
+        out->set_kind(e.kind);
+        out->set_kind_name(host::trace_kind_name(e.kind));
+        out->set_pool(e.pool);
+        out->set_path(e.path);
+        out->set_stage(e.stage);
+        out->set_tensor(e.tensor);
+        out->set_op(e.op);
+        out->set_offset(e.offset);
+        out->set_src_offset(e.src_offset);
+        out->set_bytes(e.bytes);
+        out->set_row0(e.row0);
+        out->set_row1(e.row1);
+        out->set_col0(e.col0);
+        out->set_col1(e.col1);
+        out->set_fast_used(e.fast_used);
+        out->set_slow_used(e.slow_used);
+    }
+};
+
+}  // namespace
+
+GrpcServer::~GrpcServer() {
+    if (server) shutdown(0);
+}
+
+void GrpcServer::shutdown(int grace_ms) {
+    if (!server) return;
+    server->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(grace_ms));
+    server->Wait();
+    server.reset();
+}
+
+std::unique_ptr<GrpcServer> start_grpc(const std::string &address, const Limits &limits, LogFn log) {
+    grpc::EnableDefaultHealthCheckService(true);
+    grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+    auto svc = std::make_shared<TigrisService>(limits, std::move(log));
+    auto out = std::make_unique<GrpcServer>();
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &out->port);
+    builder.SetMaxReceiveMessageSize(limits.max_message_bytes);
+    builder.SetMaxSendMessageSize(limits.max_message_bytes);
+    grpc::ResourceQuota quota("tigris");
+    quota.SetMaxThreads(limits.max_threads);
+    builder.SetResourceQuota(quota);
+    builder.RegisterService(svc.get());
+    out->server = builder.BuildAndStart();
+    if (!out->server || out->port == 0) throw std::runtime_error("cannot listen on " + address);
+    out->service = svc;
+    return out;
+}
+
+}  // namespace tigris::server
