@@ -4,9 +4,9 @@
 #   ./scripts/serve.sh [args for `tigris serve`]
 #
 # Builds the `tigris` command and the example plan (a small conv -> relu ->
-# pool model written by the build), then starts `tigris serve` on it. Until
-# the CLI has a serve command, it shows what the example plan holds with
-# `tigris inspect` instead.
+# pool model written by the build), shows what the plan holds, then starts
+# `tigris serve`: the gRPC service on 127.0.0.1:50051 and, once the viewer
+# has been built (build/wasm/web), its pages on http://127.0.0.1:8080/.
 #
 # Environment: TIGRIS_BUILD_ROOT (default build/), TIGRIS_JOBS (default 2),
 # TIGRIS_SKIP_SETUP=1 to skip scripts/setup.sh.
@@ -23,18 +23,21 @@ fi
 
 echo "serve: building the host tools in $BUILD"
 cmake --preset host -B "$BUILD" >/dev/null
-cmake --build "$BUILD" -j "$JOBS" --target tigris tigris_example_plan
+cmake --build "$BUILD" -j "$JOBS" --target tigris tigris_example_plan tigris_example_client
 
 TIGRIS="$BUILD/service/cli/tigris"
 PLAN="$BUILD/examples/example.tgrs"
 [ -x "$TIGRIS" ] || { echo "serve: $TIGRIS was not built" >&2; exit 1; }
 [ -f "$PLAN" ] || { echo "serve: $PLAN was not written" >&2; exit 1; }
 
-# CLI11 answers --help for any word, so look for serve among the subcommands.
-if "$TIGRIS" --help 2>/dev/null | grep -qE '^ +serve( |$)'; then
-  echo "serve: tigris serve $PLAN $*"
-  exec "$TIGRIS" serve "$PLAN" "$@"
-fi
-
 echo "serve: the example plan ($PLAN):"
-exec "$TIGRIS" inspect "$PLAN"
+"$TIGRIS" inspect "$PLAN"
+
+ARGS=(--grpc "${TIGRIS_GRPC:-127.0.0.1:50051}")
+WEB="${TIGRIS_BUILD_ROOT:-$ROOT/build}/wasm/web"
+if [ -d "$WEB" ]; then
+  ARGS+=(--web "$WEB" --http "${TIGRIS_HTTP:-127.0.0.1:8080}")
+fi
+echo "serve: tigris serve ${ARGS[*]} $*"
+echo "serve: try  /usr/bin/python3 examples/python/tigris_client.py 127.0.0.1:50051 $PLAN"
+exec "$TIGRIS" serve "${ARGS[@]}" "$@"

@@ -18,7 +18,7 @@ PACKAGES=(
   liblz4-dev lz4 nlohmann-json3-dev libcli11-dev libcpp-httplib-dev
   # gRPC service; grpc-proto carries the health and reflection .proto files
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
-  python3-grpcio
+  python3-grpcio python3-protobuf
   # Cortex-M firmware and its emulator
   gcc-arm-none-eabi libnewlib-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm
   # Xtensa lx106 firmware and its emulator (qemu-system-misc has qemu-system-xtensa)
