@@ -486,6 +486,51 @@ TEST(NormF32Bands, RowBandsProcessWholeRowsAtTheRollOffset) {
         // A band that would run past the tensor is refused.
         row_band(band, 2, 5);
         EXPECT_EQ(band.run_f32(bop), -1);
+
+        // Leading-axis band of a [1, 6, 3] tensor: rows of the axis after the unit one.
+        KPlan lead;
+        uint16_t lop = build(lead, {1, 6, 3});
+        std::vector<float> yl(12, 99.0f);
+        lead.ptrs[0] = xb.data();
+        lead.ptrs[1] = yl.data();
+        row_band(lead, 2, 2);
+        lead.mem.tile.row_tiled = TIGRIS_ROW_MODE_LEADING;
+        ASSERT_EQ(lead.run_f32(lop), 0);
+        for (int i = 0; i < 6; i++) EXPECT_EQ(yl[i], 99.0f);
+        for (int i = 0; i < 6; i++) EXPECT_EQ(yl[6 + i], want[i]) << (int)type << " " << i;
+
+        // Rows band of a [2, 4, 3] tensor without a roll: two rows of each batch.
+        KPlan batch;
+        uint16_t bbop = build(batch, {2, 4, 3});
+        std::vector<float> xs(x.begin(), x.end()), ys(12, 99.0f);
+        batch.ptrs[0] = xs.data();
+        batch.ptrs[1] = ys.data();
+        row_band(batch, 2, 0);
+        ASSERT_EQ(batch.run_f32(bbop), 0);
+        KPlan flat;
+        uint16_t fop = build(flat, {4, 3});
+        flat.set(0, x);
+        ASSERT_EQ(flat.run_f32(fop), 0);
+        EXPECT_EQ(ys, flat.get<float>(1)) << (int)type;
+        // A rolled band is refused when there is more than one batch.
+        row_band(batch, 2, 1);
+        EXPECT_EQ(batch.run_f32(bbop), -1);
+    }
+}
+
+// A ROWS band over a rank-1 tensor would split its only row: refused.
+TEST(NormF32Bands, PartialRowsAreRefused) {
+    for (uint8_t type : {TIGRIS_OP_LAYER_NORM, TIGRIS_OP_LOG_SOFTMAX, TIGRIS_OP_L2_NORMALIZATION}) {
+        KPlan p;
+        uint16_t in = p.tensor(TIGRIS_DTYPE_FLOAT32, {6}), out = p.tensor(TIGRIS_DTYPE_FLOAT32, {6});
+        uint16_t op = p.op(type, {in}, {out});
+        p.ops[op].weight_idx = p.weight(std::vector<float>(6, 1.0f));
+        if (type != TIGRIS_OP_LOG_SOFTMAX) set_eps(p, op, 1e-3f);
+        p.finish();
+        if (type != TIGRIS_OP_LAYER_NORM) p.ops[op].weight_idx = TIGRIS_NONE16;
+        ASSERT_EQ(p.run_f32(op), 0) << (int)type;
+        row_band(p, 2, 0);
+        EXPECT_EQ(p.run_f32(op), -1) << (int)type;
     }
 }
 
