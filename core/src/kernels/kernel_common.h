@@ -455,6 +455,9 @@ int tk_f32_reduce_mean(const tigris_plan_t *, const tigris_op_t *, uint16_t, tig
 /* <<< unary */
 
 /* >>> normalization (normalization: normalization.c) */
+int tk_f32_layer_norm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_log_softmax(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_l2_norm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< normalization */
 
 /* >>> reduce (reductions, scans, arg-min/max: reduce.c) */
@@ -509,6 +512,10 @@ int tk_s8_mean_multiplier(uint32_t sin_bits, uint32_t sout_bits, uint32_t count,
 /* <<< unary */
 
 /* >>> normalization (normalization: normalization.c) */
+/* LayerNorm int8 computes float statistics: -1 unless TIGRIS_ENABLE_F32. */
+int tk_s8_layer_norm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_log_softmax(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_l2_norm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< normalization */
 
 /* >>> reduce (reductions, scans, arg-min/max: reduce.c) */

@@ -33,6 +33,9 @@ static const tk_kernel_fn f32_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
     /* <<< unary */
 
     /* >>> normalization (normalization: normalization.c) */
+    [TIGRIS_OP_LAYER_NORM] = tk_f32_layer_norm,
+    [TIGRIS_OP_LOG_SOFTMAX] = tk_f32_log_softmax,
+    [TIGRIS_OP_L2_NORMALIZATION] = tk_f32_l2_norm,
     /* <<< normalization */
 
     /* >>> reduce (reductions, scans, arg-min/max: reduce.c) */

@@ -34,6 +34,9 @@ static const tk_kernel_fn s8_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
     /* <<< unary */
 
     /* >>> normalization (normalization: normalization.c) */
+    [TIGRIS_OP_LAYER_NORM] = tk_s8_layer_norm,
+    [TIGRIS_OP_LOG_SOFTMAX] = tk_s8_log_softmax,
+    [TIGRIS_OP_L2_NORMALIZATION] = tk_s8_l2_norm,
     /* <<< normalization */
 
     /* >>> reduce (reductions, scans, arg-min/max: reduce.c) */
