@@ -106,6 +106,27 @@ TEST(OpSemanticsLayerNorm, ScaleRequired) {
     EXPECT_VALID_THEN(layer_norm().bytes(), bad.bytes(), OP);
 }
 
+TEST(OpSemanticsLayerNorm, SameLastAxis) {
+    OneOp bad = unary(TIGRIS_OP_LAYER_NORM, {2, 4}, {4, 2});
+    bad.o().weight = bad.b.add_float_weight("scale", std::vector<float>(4, 1.0f));
+    bad.attr(TIGRIS_ATTR_EPSILON, le_f32({1e-5f}));
+    EXPECT_VALID_THEN(layer_norm().bytes(), bad.bytes(), OP);
+}
+
+TEST(OpSemanticsLayerNorm, Int8NeedsBothEncodings) {
+    auto plan = [](bool out_quant) {
+        OneOp c(TIGRIS_OP_LAYER_NORM, {opsem::s8({2, 4}, 0)}, {opsem::s8({2, 4}, out_quant ? 1 : -1)}, 11,
+                [](PlanBuilder &b) {
+                    b.add_quant(0.1f, 0);
+                    b.add_quant(0.05f, 0);
+                });
+        c.o().weight = c.b.add_float_weight("scale", std::vector<float>(4, 1.0f));
+        c.attr(TIGRIS_ATTR_EPSILON, le_f32({1e-5f}));
+        return c.bytes();
+    };
+    EXPECT_VALID_THEN(plan(true), plan(false), OP);
+}
+
 TEST(OpSemanticsLayerNorm, EpsilonPositive) {
     EXPECT_VALID_THEN(layer_norm().bytes(), layer_norm(4, 0.0f).bytes(), OP);
 }

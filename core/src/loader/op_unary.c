@@ -24,6 +24,10 @@ static tigris_error_t tg_check_layer_norm(const tg_op_ctx_t *c) {
     const tigris_tensor_t *x = tg_in(c, 0), *y = tg_out(c, 0);
     TG_REQUIRE(x->ndim >= 1 && y->ndim == x->ndim && y->size_bytes == x->size_bytes);
     uint64_t last = (uint32_t)tg_shape(c, x)[x->ndim - 1];
+    /* It normalises the last axis: both tensors must have the same one. */
+    TG_REQUIRE(tg_shape(c, y)[y->ndim - 1] == tg_shape(c, x)[x->ndim - 1]);
+    /* The int8 kernel dequantises its input and quantises its output. */
+    if (c->d == TIGRIS_DTYPE_INT8) TG_REQUIRE(tg_has_quant(c, x) && tg_has_quant(c, y));
     /* Scale and bias stay float32 in int8 plans too. */
     int64_t w = tg_weight_size(c, c->op->weight_idx);
     TG_REQUIRE(w >= 0 && (uint64_t)w == tg_mul(last, 4));
