@@ -2,79 +2,31 @@
 // 2 plan refused), the error line on stderr, and parseable --json output.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "cli_process.h"
 #include "plan_builder.h"
 #include "shared_data.h"
-
-extern char **environ;
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-    int code = -1;
-    std::string out, err;
-};
+using Result = tigris_test::CliResult;
+using tigris_test::slurp;
 
-std::string slurp(const fs::path &p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-// A private scratch directory per test process (ctest runs tests in parallel).
-fs::path scratch() {
-    static const fs::path dir = [] {
-        std::string tmpl = (fs::temp_directory_path() / "tigris_cli_test_XXXXXX").string();
-        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-        return fs::path(tmpl);
-    }();
-    return dir;
-}
+fs::path scratch() { return tigris_test::cli_scratch(); }
 
 class Cli : public ::testing::Test {
 protected:
-    static void TearDownTestSuite() {
-        std::error_code ec;
-        fs::remove_all(scratch(), ec);
-    }
-
     // Runs the CLI without a shell, so arguments reach it exactly as given.
     Result run(std::vector<std::string> args) {
-        const fs::path out = scratch() / "stdout", err = scratch() / "stderr";
-        posix_spawn_file_actions_t fa;
-        posix_spawn_file_actions_init(&fa);
-        posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        args.insert(args.begin(), TIGRIS_CLI_PATH);
-        std::vector<char *> argv;
-        for (std::string &a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        pid_t pid = 0;
-        Result r;
-        const int rc = posix_spawn(&pid, TIGRIS_CLI_PATH, &fa, nullptr, argv.data(), environ);
-        posix_spawn_file_actions_destroy(&fa);
-        if (rc != 0) {
-            ADD_FAILURE() << "cannot start " << TIGRIS_CLI_PATH;
-            return r;
-        }
-        int status = 0;
-        waitpid(pid, &status, 0);
-        r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        r.out = slurp(out);
-        r.err = slurp(err);
+        Result r = tigris_test::run_cli(std::move(args));
+        if (r.code < 0) ADD_FAILURE() << r.err;
         return r;
     }
 
