@@ -234,6 +234,7 @@ int tk_any_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
     if (!x || !y) return -1;
     uint32_t es = xv.esize;
     mv_axis_t ax[TK_MAX_RANK];
+    memset(ax, 0, sizeof ax);
     const tigris_tile_ctx_t *tc = &mem->tile;
     if (!tc->active) {
         if (!mv_disjoint(x, (size_t)xv.numel * es, y, (size_t)yv.numel * es)) return -1;
@@ -491,6 +492,7 @@ int tk_any_strided_slice(const tigris_plan_t *plan, const tigris_op_t *op, uint1
     uint32_t s[TK_MAX_RANK], base = 0;
     mv_strides(xv.dim, r, s);
     mv_axis_t axes[TK_MAX_RANK];
+    memset(axes, 0, sizeof axes);
     int32_t odim[TK_MAX_RANK], oa = 0;
     for (int32_t a = 0; a < r; a++) {
         int32_t start = v[3 * a], end = v[3 * a + 1], step = v[3 * a + 2];
@@ -542,6 +544,7 @@ int tk_any_mirror_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
     uint32_t s[TK_MAX_RANK];
     mv_strides(xv.dim, r, s);
     mv_axis_t axes[TK_MAX_RANK];
+    memset(axes, 0, sizeof axes);
     for (int32_t a = 0; a < r; a++) {
         int32_t before = v[1 + 2 * a], after = v[2 + 2 * a];
         if (before < 0 || after < 0 || (int64_t)xv.dim[a] + before + after != yv.dim[a]) return -1;
@@ -582,6 +585,7 @@ int tk_any_reverse(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     uint32_t s[TK_MAX_RANK];
     mv_strides(xv.dim, r, s);
     mv_axis_t axes[TK_MAX_RANK];
+    memset(axes, 0, sizeof axes);
     for (int32_t a = 0; a < r; a++) {
         int rev = (mask >> a) & 1u;
         axes[a].kind = MV_LINEAR;
