@@ -1128,6 +1128,27 @@ TEST(MovementDynamicUpdateSlice, EveryRankAllFormsBothRoutes) {
     dus_sweep<int8_t>(14);
 }
 
+// The output may be the input's own buffer: only the update is written.
+TEST(MovementDynamicUpdateSlice, InPlaceOverTheInput) {
+    KPlan p;
+    uint16_t x = p.tensor(TIGRIS_DTYPE_FLOAT32, {5}), u = p.tensor(TIGRIS_DTYPE_FLOAT32, {2});
+    uint16_t y = p.tensor(TIGRIS_DTYPE_FLOAT32, {5});
+    uint16_t op = p.op(TIGRIS_OP_DYNAMIC_UPDATE_SLICE, {x, u}, {y});
+    movement_attr(p, op, {3, 2});
+    p.finish();
+    p.set<float>(x, {1, 2, 3, 4, 5});
+    p.set<float>(u, {-1, -2});
+    p.ptrs[y] = p.ptrs[x];
+    ASSERT_EQ(p.run_f32(op), 0);
+    EXPECT_EQ(p.get<float>(x), (std::vector<float>{1, 2, 3, -1, -2}));
+    // an output that only partly overlaps the input is refused
+    p.ptrs[y] = (uint8_t *)p.ptrs[x] + 4;
+    EXPECT_EQ(p.run_f32(op), -1);
+    // and so is an update overlapping the output
+    p.ptrs[y] = p.ptrs[u];
+    EXPECT_EQ(p.run_f32(op), -1);
+}
+
 TEST(MovementDynamicUpdateSlice, Refusals) {
     std::vector<float> x(12), u(4);
     // update larger than the input; update shape not matching the payload

@@ -207,6 +207,8 @@ static void mv_perm_axes(const int32_t *d, int32_t r, const uint8_t *perm, mv_ax
 
 int tk_any_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
     tk_view_t xv, yv;
+    memset(&xv, 0, sizeof xv);
+    memset(&yv, 0, sizeof yv);
     int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
     if (op->num_inputs != 1 || op->num_outputs != 1 || tk_view(plan, ii, &xv) || tk_view(plan, oi, &yv)) return -1;
     if (xv.t->dtype != yv.t->dtype || xv.numel != yv.numel || xv.rank != yv.rank) return -1;
@@ -221,6 +223,7 @@ int tk_any_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
         if (yv.dim[a] != xv.dim[perm[a]]) return -1;
     }
     mv_rq_t rq;
+    memset(&rq, 0, sizeof rq);
     rq.on = !mv_same_encoding(plan, xv.t, yv.t);
     if (rq.on) {
         if (fx_from_float_bits(tk_scale_bits(plan, xv.t), &rq.si) ||
@@ -283,6 +286,7 @@ int tk_any_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
 int tk_any_split(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
     (void)op_index;
     tk_view_t xv;
+    memset(&xv, 0, sizeof xv);
     int32_t ii = tk_in_idx(plan, op, 0);
     if (mem->tile.active || op->num_inputs != 1 || op->num_outputs < 2 || tk_view(plan, ii, &xv)) return -1;
     int32_t axis = op->spatial.kernel_h;
@@ -353,9 +357,12 @@ static const uint8_t *mv_indices(const tigris_plan_t *plan, const tigris_op_t *o
 static int mv_gather(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                      int embedding) {
     tk_view_t xv, yv;
+    memset(&xv, 0, sizeof xv);
+    memset(&yv, 0, sizeof yv);
     const uint8_t *x;
     uint8_t *y;
     int32_t v[19];
+    memset(v, 0, sizeof v);
     uint32_t n;
     if (mv_io(plan, op, mem, &xv, &yv, &x, &y) || mv_payload(plan, op_index, v, &n) || n < 3) return -1;
     int32_t axis = v[0], batch = v[1], ir = v[2];
@@ -420,9 +427,12 @@ int tk_any_embedding_lookup(const tigris_plan_t *plan, const tigris_op_t *op, ui
 
 int tk_any_gather_nd(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
     tk_view_t xv, yv;
+    memset(&xv, 0, sizeof xv);
+    memset(&yv, 0, sizeof yv);
     const uint8_t *x;
     uint8_t *y;
     int32_t v[19];
+    memset(v, 0, sizeof v);
     uint32_t n;
     if (mv_io(plan, op, mem, &xv, &yv, &x, &y) || mv_payload(plan, op_index, v, &n) || n < 2) return -1;
     int32_t ir = v[0];
@@ -442,10 +452,10 @@ int tk_any_gather_nd(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
     }
     /* y = idx[:-1] ‖ x[depth:] */
     if (yv.rank != ir - 1 + xv.rank - depth) return -1;
-    for (int32_t k = 0; k + 1 < ir; k++)
+    for (int32_t k = 0; k + 1 < ir && k < TK_MAX_RANK; k++)
         if (yv.dim[k] != idx[k]) return -1;
-    for (int32_t k = depth; k < xv.rank; k++)
-        if (yv.dim[ir - 1 + k - depth] != xv.dim[k]) return -1;
+    for (int32_t k = depth, q = ir - 1; k < xv.rank && k < TK_MAX_RANK; k++, q++)
+        if (q < 0 || q >= TK_MAX_RANK || yv.dim[q] != xv.dim[k]) return -1;
     uint32_t s[TK_MAX_RANK], es = xv.esize, tuples = count / (uint32_t)depth;
     mv_strides(xv.dim, xv.rank, s);
     uint32_t inner = s[depth - 1];
@@ -468,9 +478,12 @@ int tk_any_gather_nd(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
 
 int tk_any_strided_slice(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
     tk_view_t xv, yv;
+    memset(&xv, 0, sizeof xv);
+    memset(&yv, 0, sizeof yv);
     const uint8_t *x;
     uint8_t *y;
     int32_t v[19];
+    memset(v, 0, sizeof v);
     uint32_t n;
     if (mv_io(plan, op, mem, &xv, &yv, &x, &y) || mv_payload(plan, op_index, v, &n)) return -1;
     int32_t r = xv.rank;
@@ -497,9 +510,11 @@ int tk_any_strided_slice(const tigris_plan_t *plan, const tigris_op_t *op, uint1
     for (int32_t a = 0; a < r; a++) {
         int32_t start = v[3 * a], end = v[3 * a + 1], step = v[3 * a + 2];
         if (step == 0 || start < 0 || start >= xv.dim[a]) return -1;
+        /* 32-bit division only (lx106 has no 64-bit divide helpers). */
         int64_t span = step > 0 ? (int64_t)end - start : (int64_t)start - end;
-        int64_t mag = step > 0 ? (int64_t)step : -(int64_t)step;
-        int64_t cnt = span <= 0 ? 0 : (span + mag - 1) / mag;
+        uint32_t mag = step > 0 ? (uint32_t)step : (uint32_t)(-(int64_t)step);
+        if (span > 0x7FFFFFFF) return -1;
+        int64_t cnt = span <= 0 ? 0 : (int64_t)(((uint32_t)span - 1u) / mag + 1u);
         if (shrink & (1u << a)) {
             if (step < 0 || cnt != 1) return -1;
             base += (uint32_t)start * s[a];
@@ -525,9 +540,12 @@ int tk_any_strided_slice(const tigris_plan_t *plan, const tigris_op_t *op, uint1
 
 int tk_any_mirror_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
     tk_view_t xv, yv;
+    memset(&xv, 0, sizeof xv);
+    memset(&yv, 0, sizeof yv);
     const uint8_t *x;
     uint8_t *y;
     int32_t v[19];
+    memset(v, 0, sizeof v);
     uint32_t n;
     if (mv_io(plan, op, mem, &xv, &yv, &x, &y) || mv_payload(plan, op_index, v, &n)) return -1;
     int32_t r = xv.rank;
@@ -564,9 +582,12 @@ int tk_any_mirror_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
 
 int tk_any_reverse(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
     tk_view_t xv, yv;
+    memset(&xv, 0, sizeof xv);
+    memset(&yv, 0, sizeof yv);
     const uint8_t *x;
     uint8_t *y;
     int32_t v[19];
+    memset(v, 0, sizeof v);
     uint32_t n;
     if (mv_io(plan, op, mem, &xv, &yv, &x, &y) || mv_payload(plan, op_index, v, &n)) return -1;
     int32_t r = xv.rank;
@@ -605,7 +626,10 @@ int tk_any_reverse(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
 int tk_any_dynamic_update_slice(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
                                 tigris_mem_t *mem) {
     tk_view_t xv, yv;
+    memset(&xv, 0, sizeof xv);
+    memset(&yv, 0, sizeof yv);
     int32_t v[19];
+    memset(v, 0, sizeof v);
     uint32_t n;
     int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
     if (op->num_outputs != 1 || tk_view(plan, ii, &xv) || tk_view(plan, oi, &yv)) return -1;
@@ -618,6 +642,8 @@ int tk_any_dynamic_update_slice(const tigris_plan_t *plan, const tigris_op_t *op
     int weight_update = op->weight_idx != TIGRIS_NONE16;
     uint32_t runtime_updates = weight_update ? 0u : 1u;
     int32_t starts[TK_MAX_RANK], ushape[TK_MAX_RANK];
+    memset(starts, 0, sizeof starts);
+    memset(ushape, 0, sizeof ushape);
     int runtime_starts;
     if (n == 2u * (uint32_t)r) {
         if (op->num_inputs != 1u + runtime_updates) return -1;
