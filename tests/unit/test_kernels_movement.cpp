@@ -1237,7 +1237,7 @@ void whole_vs_bands(KPlan &p, uint16_t op, uint16_t out, const std::vector<uint1
         return Shape(p.shapes.begin() + tt.shape_off, p.shapes.begin() + tt.shape_off + tt.ndim);
     };
     auto es_of = [&](uint16_t t) { return (size_t)tigris_dtype_size(p.tensors[t].dtype); };
-    ASSERT_EQ(s8 ? p.run_s8(op) : p.run_f32(op), 0);
+    ASSERT_EQ(s8 ? p.run_s8(op) : p.run_f32(op), 0) << "whole, op " << (int)p.ops[op].op_type;
     std::vector<uint8_t> whole = p.get<uint8_t>(out), banded(whole.size(), 0xEE);
     std::vector<void *> saved = p.ptrs;
     Shape os = shape_of(out);
@@ -1282,9 +1282,11 @@ TEST(MovementBands, HandMadeRowLeadingAndHeightBandsMatchWhole) {
                 if (s8) p.set(t, vals<int8_t>(p.tensors[t].size_bytes, t));
                 else p.set(t, vals<float>(p.tensors[t].size_bytes / 4, t));
             };
+            // Two outer positions except in LEADING mode (axes before the band are 1 there).
+            const int32_t d0 = br.mode == TIGRIS_ROW_MODE_LEADING ? 1 : 2;
             {  // Gather on the last axis with constant indices
                 KPlan p;
-                uint16_t x = mk(p, {1, 5, 4}), y = mk(p, {1, 5, 3});
+                uint16_t x = mk(p, {d0, 5, 4}), y = mk(p, {d0, 5, 3});
                 uint16_t op = p.op(TIGRIS_OP_GATHER, {x}, {y});
                 p.ops[op].weight_idx = p.weight(std::vector<int32_t>{3, 0, 3});
                 movement_attr(p, op, {2, 0, 1, 3});
@@ -1292,28 +1294,30 @@ TEST(MovementBands, HandMadeRowLeadingAndHeightBandsMatchWhole) {
                 fill(p, x);
                 whole_vs_bands(p, op, y, {x}, br, s8);
             }
-            {  // GatherND depth 1 over axis 0 (of extent 1)
+            {  // GatherND depth 1 over axis 0
                 KPlan p;
-                uint16_t x = mk(p, {1, 5, 2}), y = mk(p, {1, 5, 2});
+                uint16_t x = mk(p, {d0, 5, 2}), y = mk(p, {d0, 5, 2});
                 uint16_t op = p.op(TIGRIS_OP_GATHER_ND, {x}, {y});
-                p.ops[op].weight_idx = p.weight(std::vector<int32_t>{0});
-                movement_attr(p, op, {2, 1, 1});
+                // index rows [[1],[0]] (or [[0]] for one outer position): depth 1
+                p.ops[op].weight_idx =
+                    p.weight(d0 == 2 ? std::vector<int32_t>{1, 0} : std::vector<int32_t>{0});
+                movement_attr(p, op, {2, d0, 1});
                 p.finish();
                 fill(p, x);
                 whole_vs_bands(p, op, y, {x}, br, s8);
             }
             {  // StridedSlice: axis 1 whole, the last axis backwards by 2
                 KPlan p;
-                uint16_t x = mk(p, {1, 5, 5}), y = mk(p, {1, 5, 3});
+                uint16_t x = mk(p, {d0, 5, 5}), y = mk(p, {d0, 5, 3});
                 uint16_t op = p.op(TIGRIS_OP_STRIDED_SLICE, {x}, {y});
-                movement_attr(p, op, {0, 1, 1, 0, 5, 1, 4, -1, -2});
+                movement_attr(p, op, {0, d0, 1, 0, 5, 1, 4, -1, -2});
                 p.finish();
                 fill(p, x);
                 whole_vs_bands(p, op, y, {x}, br, s8);
             }
             {  // MirrorPad on the last axis only
                 KPlan p;
-                uint16_t x = mk(p, {1, 5, 3}), y = mk(p, {1, 5, 6});
+                uint16_t x = mk(p, {d0, 5, 3}), y = mk(p, {d0, 5, 6});
                 uint16_t op = p.op(TIGRIS_OP_MIRROR_PAD, {x}, {y});
                 movement_attr(p, op, {1, 0, 0, 0, 0, 2, 1});
                 p.finish();
@@ -1322,7 +1326,7 @@ TEST(MovementBands, HandMadeRowLeadingAndHeightBandsMatchWhole) {
             }
             {  // ReverseV2 on the last axis
                 KPlan p;
-                uint16_t x = mk(p, {1, 5, 3}), y = mk(p, {1, 5, 3});
+                uint16_t x = mk(p, {d0, 5, 3}), y = mk(p, {d0, 5, 3});
                 uint16_t op = p.op(TIGRIS_OP_REVERSE_V2, {x}, {y});
                 movement_attr(p, op, {4});
                 p.finish();
@@ -1331,9 +1335,9 @@ TEST(MovementBands, HandMadeRowLeadingAndHeightBandsMatchWhole) {
             }
             {  // DynamicUpdateSlice: runtime update, whole on the band axis
                 KPlan p;
-                uint16_t x = mk(p, {1, 5, 4}), u = mk(p, {1, 5, 2}), y = mk(p, {1, 5, 4});
+                uint16_t x = mk(p, {d0, 5, 4}), u = mk(p, {d0, 5, 2}), y = mk(p, {d0, 5, 4});
                 uint16_t op = p.op(TIGRIS_OP_DYNAMIC_UPDATE_SLICE, {x, u}, {y});
-                movement_attr(p, op, {0, 0, 3, 1, 5, 2});  // last start 3 clamps to 2
+                movement_attr(p, op, {0, 0, 3, d0, 5, 2});  // last start 3 clamps to 2
                 p.finish();
                 fill(p, x);
                 fill(p, u);

@@ -399,7 +399,7 @@ static int mv_gather(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
     for (int32_t k = batch; k < axis; k++) outer *= (uint32_t)xv.dim[k];
     for (int32_t k = axis + 1; k < xv.rank; k++) inner *= (uint32_t)xv.dim[k];
     for (int32_t k = batch; k < ir; k++) coord *= (uint32_t)idx[k];
-    if ((uint64_t)nb * outer * coord * inner != yv.numel || nb * coord != count) return -1;
+    if ((uint64_t)nb * outer * coord * inner != yv.numel || (uint64_t)nb * coord != count) return -1;
     if (!mv_disjoint(x, (size_t)xv.numel * es, y, (size_t)yv.numel * es)) return -1;
     size_t run = (size_t)inner * es;
     for (uint32_t b = 0; b < nb; b++)
