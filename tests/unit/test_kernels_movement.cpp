@@ -1488,3 +1488,114 @@ TEST(MovementBands, ExecutorBandsMatchDefinition) {
 }
 
 }  // namespace
+
+// ============================ Whole plans ============================
+
+namespace {
+
+// Edge parameters the loader accepts, as whole plans through the loader and
+// the executor (both dispatchers), against the definitions above.
+TEST(MovementPlans, EdgeParametersTheLoaderAcceptsRunThroughTheExecutor) {
+    using namespace tigris_exec_test;
+    struct Case {
+        const char *what;
+        uint8_t op;
+        Shape xs, ys;
+        std::vector<int32_t> movement;
+        std::vector<int32_t> idx;  // constant indices (Gather family) or empty
+        std::function<std::vector<float>(const std::vector<float> &)> want;
+    };
+    const Shape g_is = {2, 3};
+    const std::vector<int32_t> g_idx = {4, 0, 4, 1, 1, 3};
+    const Shape nd_is = {3, 5};
+    const std::vector<int32_t> nd_idx = {1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1};
+    const std::vector<Case> cases = {
+        {"gather rank 6 axis 4 batch 1", TIGRIS_OP_GATHER, {2, 1, 2, 1, 5, 2}, {2, 1, 2, 1, 3, 2},
+         {4, 1, 2, 2, 3}, g_idx,
+         [&](const std::vector<float> &x) {
+             Shape ys;
+             return ref_gather(x, {2, 1, 2, 1, 5, 2}, 4, 1, g_idx, g_is, &ys);
+         }},
+        {"gather_nd rank 6 depth 5", TIGRIS_OP_GATHER_ND, {2, 2, 2, 2, 2, 3}, {3, 3}, {2, 3, 5}, nd_idx,
+         [&](const std::vector<float> &x) {
+             Shape ys;
+             return ref_gather_nd(x, {2, 2, 2, 2, 2, 3}, nd_idx, nd_is, &ys);
+         }},
+        {"strided_slice rank 4 negative steps and shrink", TIGRIS_OP_STRIDED_SLICE, {2, 3, 4, 5}, {3, 2, 2},
+         {1, 2, 1, 2, -1, -1, 3, 0, -2, 0, 5, 3, 1}, {},
+         [](const std::vector<float> &x) {
+             return ref_slice(x, {2, 3, 4, 5}, {{1, 2, 1}, {2, -1, -1}, {3, 0, -2}, {0, 5, 3}}, 1);
+         }},
+        {"mirror_pad rank 5 widest pads", TIGRIS_OP_MIRROR_PAD, {2, 1, 3, 2, 2}, {4, 3, 5, 5, 3},
+         {1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 0}, {},
+         [](const std::vector<float> &x) {
+             std::vector<float> w;
+             run_mirror<float>({2, 1, 3, 2, 2}, 1, {{1, 1}, {1, 1}, {1, 1}, {2, 1}, {1, 0}}, x, nullptr, &w);
+             return w;
+         }},
+        {"reverse rank 6 middle axes", TIGRIS_OP_REVERSE_V2, {2, 3, 2, 2, 1, 3}, {2, 3, 2, 2, 1, 3}, {0x0E}, {},
+         [](const std::vector<float> &x) {
+             std::vector<float> w;
+             run_reverse<float>({2, 3, 2, 2, 1, 3}, 0x0E, x, nullptr, &w);
+             return w;
+         }},
+        {"dus static starts far outside", TIGRIS_OP_DYNAMIC_UPDATE_SLICE, {3, 4, 2}, {3, 4, 2},
+         {-7, 99, 1, 2, 2, 2}, {},
+         [](const std::vector<float> &x) {
+             std::vector<float> w, u(8);
+             for (int i = 0; i < 8; i++) u[i] = 1000.0f + (float)i;
+             run_dus<float>({3, 4, 2}, {2, 2, 2}, {-7, 99, 1}, Starts::Static, true, x, u, nullptr, &w);
+             return w;
+         }},
+    };
+    for (const Case &c : cases)
+        for (bool int8 : {false, true}) {
+            SCOPED_TRACE(testing::Message() << c.what << (int8 ? " int8" : " f32"));
+            tigris_test::PlanBuilder b(10);
+            uint8_t dt = int8 ? TIGRIS_DTYPE_INT8 : TIGRIS_DTYPE_FLOAT32;
+            int q = int8 ? b.add_quant(0.25f, 1) : -1;
+            uint16_t x = b.add_tensor("x", dt, c.xs, TIGRIS_TENSOR_MODEL_INPUT, q);
+            uint16_t y = b.add_tensor("y", dt, c.ys, TIGRIS_TENSOR_MODEL_OUTPUT, q);
+            uint16_t op = b.add_op(c.op, {x}, {y}, "mv");
+            if (!c.idx.empty()) b.ops[op].weight = b.add_i32_weight("idx", c.idx);
+            if (c.op == TIGRIS_OP_DYNAMIC_UPDATE_SLICE) {
+                std::vector<float> u(8);
+                for (int i = 0; i < 8; i++) u[i] = 1000.0f + (float)i;
+                if (int8) {
+                    std::vector<uint8_t> ub(8);
+                    for (int i = 0; i < 8; i++) ub[i] = (uint8_t)(int8_t)(100 + i);
+                    b.ops[op].weight = b.add_weight("u", ub);
+                } else {
+                    b.ops[op].weight = b.add_float_weight("u", u);
+                }
+            }
+            b.add_attribute(op, TIGRIS_ATTR_MOVEMENT, tigris_test::le_i32(c.movement));
+            b.add_stage({op}, {x}, {y});
+            b.budget = 1 << 16;
+            Harness h;
+            ASSERT_TRUE(h.load(b.build(), 1 << 16, 1 << 16));
+            // int8: the same definition on small integers that survive as bytes
+            std::vector<float> xv(count(c.xs));
+            for (size_t i = 0; i < xv.size(); i++) xv[i] = int8 ? (float)((int)(i % 200) - 100) : (float)i + 0.5f;
+            std::vector<float> want = c.want(xv);
+            if (int8 && c.op == TIGRIS_OP_DYNAMIC_UPDATE_SLICE)
+                for (auto &v : want)
+                    if (v >= 1000.0f) v = v - 900.0f;  // the int8 update holds 100 + i
+            if (int8) {
+                std::vector<uint8_t> in(xv.size());
+                for (size_t i = 0; i < xv.size(); i++) in[i] = (uint8_t)(int8_t)(int)xv[i];
+                h.write_bytes(0, in);
+                ASSERT_EQ(h.run(tigris_dispatch_kernel_s8), TIGRIS_EXEC_OK);
+                std::vector<int8_t> got(count(c.ys));
+                ASSERT_EQ(tigris_output_read(&h.plan, &h.mem, 1, got.data(), (uint32_t)got.size()), TIGRIS_OK);
+                std::vector<float> gf(got.begin(), got.end());
+                EXPECT_EQ(gf, want);
+            } else {
+                h.write_f32(0, xv);
+                ASSERT_EQ(h.run(), TIGRIS_EXEC_OK);
+                EXPECT_EQ(h.read_f32(1), want);
+            }
+        }
+}
+
+}  // namespace
