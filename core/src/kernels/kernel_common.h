@@ -486,6 +486,17 @@ int tk_any_concat(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_m
 int tk_any_pad(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 
 /* >>> movement (movement.c) */
+/* Transpose, Split and the MOVEMENT operators (66-72): byte level, shared
+ * like shape.c (s8/movement.c, or ref/movement.c in float-only builds). */
+int tk_any_transpose(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_split(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_gather(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_embedding_lookup(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_gather_nd(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_strided_slice(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_mirror_pad(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_reverse(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_dynamic_update_slice(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< movement */
 
 #if TIGRIS_ENABLE_S8

@@ -51,6 +51,15 @@ static const tk_kernel_fn f32_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
     /* <<< spatial */
 
     /* >>> movement (data movement: movement.c) */
+    [TIGRIS_OP_TRANSPOSE] = tk_any_transpose,
+    [TIGRIS_OP_SPLIT] = tk_any_split,
+    [TIGRIS_OP_GATHER] = tk_any_gather,
+    [TIGRIS_OP_GATHER_ND] = tk_any_gather_nd,
+    [TIGRIS_OP_STRIDED_SLICE] = tk_any_strided_slice,
+    [TIGRIS_OP_MIRROR_PAD] = tk_any_mirror_pad,
+    [TIGRIS_OP_REVERSE_V2] = tk_any_reverse,
+    [TIGRIS_OP_EMBEDDING_LOOKUP] = tk_any_embedding_lookup,
+    [TIGRIS_OP_DYNAMIC_UPDATE_SLICE] = tk_any_dynamic_update_slice,
     /* <<< movement */
 
     /* >>> recurrent (recurrent and detection: recurrent.c, detection.c) */
