@@ -363,6 +363,20 @@ TEST(OpSemanticsGather, BatchDimsAtMostAxis) {
     EXPECT_VALID_THEN(gather({1, 0, 1, 2}, {4, 2}).bytes(), gather({0, 1, 1, 2}).bytes(), OP);
 }
 
+TEST(OpSemanticsGather, BatchExtentsMatchTheInput) {
+    // x[2,3], axis 1, batch_dims 1: index [2,1] gives y[2,1]; index [3,1] has
+    // a batch extent (3) the input does not have (2).
+    auto plan = [](std::vector<int32_t> idx_shape, std::vector<int32_t> idx) {
+        OneOp c(TIGRIS_OP_GATHER, {f32({2, 3})}, {f32({2, 1})});
+        c.o().weight = c.b.add_i32_weight("idx", idx);
+        std::vector<int32_t> mv = {1, 1, 2};
+        mv.insert(mv.end(), idx_shape.begin(), idx_shape.end());
+        c.attr(TIGRIS_ATTR_MOVEMENT, le_i32(mv));
+        return c.bytes();
+    };
+    EXPECT_VALID_THEN(plan({2, 1}, {0, 2}), plan({3, 1}, {0, 2, 1}), OP);
+}
+
 TEST(OpSemanticsGather, MovementRequired) {
     OneOp bad(TIGRIS_OP_GATHER, {f32({4, 3})}, {f32({2, 3})});
     bad.o().weight = bad.b.add_i32_weight("idx", {3, 0});

@@ -59,6 +59,8 @@ static tigris_error_t tg_check_gather(const tg_op_ctx_t *c, const tg_move_t *m) 
     const tg_dim_t *idx = &m->v[3];
     tigris_error_t err = tg_check_indices(c, idx, (uint32_t)ir);
     if (err != TIGRIS_OK) return err;
+    /* Batch dimensions are shared: the indices' leading extents are the input's. */
+    for (int32_t k = 0; k < batch; k++) TG_REQUIRE(idx[k] == xs[k]);
     TG_REQUIRE(tg_shape_is(c, y, xs, (uint32_t)axis, idx + batch, (uint32_t)(ir - batch), xs + axis + 1,
                            (uint32_t)(rank - axis - 1)));
     return TIGRIS_OK;

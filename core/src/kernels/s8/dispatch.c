@@ -82,7 +82,9 @@ int tigris_dispatch_kernel_s8(const tigris_plan_t *plan, const tigris_op_t *op, 
 #if TIGRIS_ENABLE_F32
         return tigris_dispatch_kernel(plan, op, op_index, mem, user_ctx);
 #else
-        return -1;
+        /* Without float kernels the loader admits float tensors only in
+         * byte-level ops (data movement), whose entries below serve every
+         * dtype; any other float op finds an int8 kernel that refuses it. */
 #endif
     }
     (void)user_ctx;
