@@ -1,0 +1,185 @@
+// timeline.ts - draws one run's Timeline on a canvas: stage and tile bands on
+// top, then the fast and the slow pool as two lanes (y = address, each lane
+// scaled to its arena), tensor placements as rectangles, transfers as marks,
+// the in-use curves, and the cursor. Only what is inside the visible event
+// range is drawn, and curves are reduced to one min/max pair per pixel, so a
+// trace of a million events still draws in a frame.
+import { Kind, Placement, POOL_FAST, Timeline, tensorColour } from './model';
+
+export interface View {
+  start: number;  // first visible event (fractional)
+  end: number;    // one past the last visible event
+}
+
+export interface Arenas {
+  fast: number;
+  slow: number;
+}
+
+const BAND_H = 28;
+const LANE_GAP = 14;
+
+export class TimelineView {
+  readonly canvas: HTMLCanvasElement;
+  private ctx: CanvasRenderingContext2D;
+  view: View;
+  cursor = 0;
+
+  constructor(
+    readonly timeline: Timeline,
+    readonly count: number,
+    readonly arenas: Arenas,
+    readonly label: string,
+  ) {
+    this.canvas = document.createElement('canvas');
+    this.canvas.height = 360;
+    this.ctx = this.canvas.getContext('2d')!;
+    this.view = { start: 0, end: Math.max(1, count) };
+  }
+
+  private laneH(): number {
+    return (this.canvas.height - BAND_H - 2 * LANE_GAP) / 2;
+  }
+  private laneTop(pool: number): number {
+    return BAND_H + LANE_GAP + (pool === POOL_FAST ? 0 : this.laneH() + LANE_GAP);
+  }
+  x(event: number): number {
+    return ((event - this.view.start) / (this.view.end - this.view.start)) * this.canvas.width;
+  }
+  eventAt(px: number): number {
+    const e = this.view.start + (px / this.canvas.width) * (this.view.end - this.view.start);
+    return Math.max(0, Math.min(this.count - 1, Math.floor(e)));
+  }
+  private y(pool: number, offset: number): number {
+    const size = Math.max(1, pool === POOL_FAST ? this.arenas.fast : this.arenas.slow);
+    return this.laneTop(pool) + (offset / size) * this.laneH();
+  }
+
+  // The placement under a canvas point, if any.
+  placementAt(px: number, py: number): Placement | undefined {
+    const e = this.eventAt(px);
+    for (const pool of [0, 1]) {
+      const top = this.laneTop(pool);
+      if (py < top || py > top + this.laneH()) continue;
+      const size = Math.max(1, pool === POOL_FAST ? this.arenas.fast : this.arenas.slow);
+      const off = ((py - top) / this.laneH()) * size;
+      return this.timeline.placements.find(
+        (p) => p.pool === pool && p.start <= e && e < p.end && p.offset <= off && off < p.offset + p.bytes,
+      );
+    }
+    return undefined;
+  }
+
+  zoom(factor: number, aroundPx: number): void {
+    const c = this.view.start + (aroundPx / this.canvas.width) * (this.view.end - this.view.start);
+    let span = (this.view.end - this.view.start) * factor;
+    span = Math.max(8, Math.min(Math.max(8, this.count), span));
+    let start = c - (c - this.view.start) * factor;
+    start = Math.max(0, Math.min(start, this.count - span));
+    this.view = { start, end: start + span };
+  }
+
+  pan(dxPx: number): void {
+    const span = this.view.end - this.view.start;
+    let start = this.view.start + (dxPx / this.canvas.width) * span;
+    start = Math.max(0, Math.min(start, Math.max(0, this.count - span)));
+    this.view = { start, end: start + span };
+  }
+
+  // Keeps the cursor inside the view.
+  follow(): void {
+    const span = this.view.end - this.view.start;
+    if (this.cursor < this.view.start || this.cursor >= this.view.end) {
+      const start = Math.max(0, Math.min(this.cursor - span / 2, this.count - span));
+      this.view = { start, end: start + span };
+    }
+  }
+
+  draw(): void {
+    const { ctx, canvas } = this;
+    const w = canvas.clientWidth || 1000;
+    if (canvas.width !== w) canvas.width = w;
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    const t = this.timeline;
+    const vis = (a: number, b: number) => b > this.view.start && a < this.view.end;
+
+    // Stage and tile bands.
+    t.stages.forEach((s, k) => {
+      if (!vis(s.start, s.end)) return;
+      ctx.fillStyle = k % 2 ? '#dfe6f5' : '#c9d6f0';
+      ctx.fillRect(this.x(s.start), 0, Math.max(1, this.x(s.end) - this.x(s.start)), BAND_H / 2);
+      ctx.fillStyle = '#1d2330';
+      ctx.font = '10px sans-serif';
+      ctx.fillText(`stage ${s.index}`, this.x(s.start) + 2, 10);
+    });
+    t.tiles.forEach((s, k) => {
+      if (!vis(s.start, s.end)) return;
+      ctx.fillStyle = k % 2 ? '#f3e3c6' : '#e9cf9f';
+      ctx.fillRect(this.x(s.start), BAND_H / 2, Math.max(1, this.x(s.end) - this.x(s.start)), BAND_H / 2 - 2);
+    });
+
+    // Lanes.
+    for (const pool of [0, 1]) {
+      const top = this.laneTop(pool);
+      ctx.fillStyle = '#f4f5f7';
+      ctx.fillRect(0, top, canvas.width, this.laneH());
+      ctx.fillStyle = '#555';
+      ctx.font = '10px sans-serif';
+      ctx.fillText(`${pool === 0 ? 'fast' : 'slow'} ${pool === 0 ? this.arenas.fast : this.arenas.slow} B`, 2, top - 3);
+    }
+
+    // Placements.
+    for (const p of t.placements) {
+      if (!vis(p.start, p.end)) continue;
+      const x0 = this.x(p.start), x1 = this.x(p.end);
+      const y0 = this.y(p.pool, p.offset), y1 = this.y(p.pool, p.offset + p.bytes);
+      ctx.fillStyle = tensorColour(p.tensor);
+      ctx.fillRect(x0, y0, Math.max(1, x1 - x0), Math.max(1, y1 - y0));
+    }
+
+    // In-use curves, one min/max pair per pixel column.
+    for (const pool of [0, 1]) {
+      const used = pool === 0 ? t.fastUsed : t.slowUsed;
+      ctx.strokeStyle = pool === 0 ? '#0b3d91' : '#7a1f1f';
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      const perPx = (this.view.end - this.view.start) / canvas.width;
+      for (let px = 0; px < canvas.width; px++) {
+        const a = Math.floor(this.view.start + px * perPx), b = Math.max(a + 1, Math.floor(this.view.start + (px + 1) * perPx));
+        let hi = 0;
+        for (let e = a; e < b && e < used.length; e++) hi = Math.max(hi, used[e]);
+        if (a >= used.length) break;
+        const y = this.y(pool, hi);
+        if (px === 0) ctx.moveTo(px, y);
+        else ctx.lineTo(px, y);
+      }
+      ctx.stroke();
+    }
+
+    // Transfer marks: loads blue, spills red, moves purple, weights grey, copies green.
+    const colours: Record<number, string> = {
+      [Kind.LOAD]: '#1565c0', [Kind.SPILL]: '#c62828', [Kind.MOVE]: '#6a1b9a', [Kind.WEIGHTS]: '#616161', [Kind.COPY]: '#2e7d32',
+    };
+    for (const m of t.marks) {
+      if (m.event < this.view.start || m.event >= this.view.end || (m.pool !== 0 && m.pool !== 1)) continue;
+      const x = this.x(m.event + 0.5), y = this.y(m.pool, m.offset);
+      ctx.fillStyle = colours[m.kind] ?? '#000';
+      ctx.beginPath();
+      if (m.kind === Kind.LOAD) { ctx.moveTo(x - 4, y - 6); ctx.lineTo(x + 4, y - 6); ctx.lineTo(x, y); }
+      else if (m.kind === Kind.SPILL) { ctx.moveTo(x - 4, y + 6); ctx.lineTo(x + 4, y + 6); ctx.lineTo(x, y); }
+      else if (m.kind === Kind.MOVE) { ctx.moveTo(x, y - 4); ctx.lineTo(x + 4, y); ctx.lineTo(x, y + 4); ctx.lineTo(x - 4, y); }
+      else if (m.kind === Kind.WEIGHTS) { ctx.rect(x - 3, y, 6, 6); }
+      else { ctx.arc(x, y + 3, 3, 0, 2 * Math.PI); }
+      ctx.fill();
+    }
+
+    // Cursor.
+    const cx = this.x(this.cursor + 0.5);
+    ctx.strokeStyle = '#000';
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.moveTo(cx, 0);
+    ctx.lineTo(cx, canvas.height);
+    ctx.stroke();
+  }
+}
