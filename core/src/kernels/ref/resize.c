@@ -65,7 +65,6 @@ static int rz_setup(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
         r->band_out = tc->out_h;
         r->out0 = tc->out_row_origin;
         r->in0 = tc->in_row_origin;
-        if (r->n != 1 && (r->band_in != r->ih || r->band_out != r->oh)) return -1;
     }
     r->x = (const float *)tk_buf(mem, ii);
     r->y = (float *)tk_buf(mem, oi);

@@ -76,7 +76,6 @@ static int rz8_setup(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
         r->band_out = tc->out_h;
         r->out0 = tc->out_row_origin;
         r->in0 = tc->in_row_origin;
-        if (r->n != 1 && (r->band_in != r->ih || r->band_out != r->oh)) return -1;
     }
     r->x = (const int8_t *)tk_buf(mem, ii);
     r->y = (int8_t *)tk_buf(mem, oi);
