@@ -6,6 +6,7 @@
 //
 // int8 weight-bearing cases requantise with multiplier 2^30, shift 1, which
 // is the identity (SRDHM(2v, 2^30) = v), so y = clamp(acc + zp_out).
+#include <algorithm>
 #include <cmath>
 
 #include "op_cases.h"
@@ -352,4 +353,97 @@ TIGRIS_OP_CASE(spatial_resize_linear_s8) {
     b.ops[op].spatial = PlanBuilder::spatial(0, 0, 1, 2, 0, 0, 0, 0);
     return make("spatial_resize_linear_s8", TIGRIS_OP_RESIZE_LINEAR, "s8", b, s8_bytes({0, 40}),
                 s8_bytes({0, 10, 30, 40}));
+}
+
+// ---- Banded runs: a fast arena far smaller than the stage makes the executor
+// compute these in height stripes (kernels see tile row origins / in_h / pad_top).
+// Checked with `tigris run --json` while writing them: 12, 2, 3 and 2 tiles.
+
+static OpCase make_banded(const char *name, uint8_t opcode, const char *route, PlanBuilder &b, uint32_t budget,
+                          std::vector<uint8_t> in, std::vector<uint8_t> expected) {
+    OpCase c = make(name, opcode, route, b, {}, {});
+    b.budget = budget;
+    c.plan = b.build();
+    c.input = std::move(in);
+    c.expected = std::move(expected);
+    return c;
+}
+
+// Half-pixel bilinear 6x3 -> 12x5 in float, the §4.7 formula in its documented order.
+static std::vector<float> bilinear_f32(const std::vector<float> &x, int ih, int iw, int oh, int ow) {
+    std::vector<float> y;
+    float rh = (float)ih / (float)oh, rw = (float)iw / (float)ow;
+    for (int i = 0; i < oh; i++)
+        for (int j = 0; j < ow; j++) {
+            float py = ((float)i + 0.5f) * rh - 0.5f, px = ((float)j + 0.5f) * rw - 0.5f;
+            int y0 = std::max(0, (int)std::floor(py)), y1 = std::min(ih - 1, (int)std::ceil(py));
+            int x0 = std::max(0, (int)std::floor(px)), x1 = std::min(iw - 1, (int)std::ceil(px));
+            float wy = py - (float)y0, wx = px - (float)x0;
+            y.push_back(x[y0 * iw + x0] * (1.0f - wy) * (1.0f - wx) + x[y1 * iw + x0] * wy * (1.0f - wx) +
+                        x[y0 * iw + x1] * (1.0f - wy) * wx + x[y1 * iw + x1] * wy * wx);
+        }
+    return y;
+}
+
+TIGRIS_OP_CASE(spatial_resize_linear_banded_f32) {
+    PlanBuilder b(10);
+    uint16_t x = b.add_tensor("x", F32, {1, 6, 3, 1}, IN), y = b.add_tensor("y", F32, {1, 12, 5, 1}, OUT);
+    one_op(b, TIGRIS_OP_RESIZE_LINEAR, {x}, y);
+    std::vector<float> xv;
+    for (int i = 0; i < 18; i++) xv.push_back((float)((i * 7) % 11) - 4.5f);
+    return make_banded("spatial_resize_linear_banded_f32", TIGRIS_OP_RESIZE_LINEAR, "f32", b, 224,
+                       tigris_test::bytes_of(xv), tigris_test::bytes_of(bilinear_f32(xv, 6, 3, 12, 5)));
+}
+
+// int8 10-bit path, asymmetric 6 -> 12 rows (scale10 512), 3 -> 5 columns (scale10 (3072+2)/5 = 614).
+TIGRIS_OP_CASE(spatial_resize_linear_banded_s8) {
+    PlanBuilder b(10);
+    uint16_t q = b.add_quant(0.5f, 1);
+    uint16_t x = b.add_tensor("x", S8, {1, 6, 3, 1}, IN, q), y = b.add_tensor("y", S8, {1, 12, 5, 1}, OUT, q);
+    uint16_t op = one_op(b, TIGRIS_OP_RESIZE_LINEAR, {x}, y);
+    b.ops[op].spatial.kernel_h = 1;
+    std::vector<int> xv, e;
+    for (int i = 0; i < 18; i++) xv.push_back((i * 37) % 255 - 127);
+    for (int i = 0; i < 12; i++)
+        for (int j = 0; j < 5; j++) {
+            int64_t py = (int64_t)i * 512, px = (int64_t)j * 614;
+            int64_t y0 = py / 1024, y1 = std::min<int64_t>(5, (py + 1023) / 1024), dy = py - 1024 * y0;
+            int64_t x0 = px / 1024, x1 = std::min<int64_t>(2, (px + 1023) / 1024), dx = px - 1024 * x0;
+            auto X = [&](int64_t h, int64_t w) { return (int64_t)xv[h * 3 + w]; };
+            int64_t s = X(y0, x0) * (1024 - dy) * (1024 - dx) + X(y1, x0) * dy * (1024 - dx) +
+                        X(y0, x1) * (1024 - dy) * dx + X(y1, x1) * dy * dx;
+            e.push_back(clamp8((int)((s + (s > 0 ? (1 << 19) : -(1 << 19))) / (1 << 20))));
+        }
+    return make_banded("spatial_resize_linear_banded_s8", TIGRIS_OP_RESIZE_LINEAR, "s8", b, 96, s8_bytes(xv),
+                       s8_bytes(e));
+}
+
+// Nearest align-corners 5 -> 9 rows: ratio 0.5, index round(i/2) half away = 0 1 1 2 2 3 3 4 4.
+TIGRIS_OP_CASE(spatial_resize_banded_s8) {
+    PlanBuilder b(10);
+    uint16_t q = b.add_quant(0.5f, 0);
+    uint16_t x = b.add_tensor("x", S8, {1, 5, 8, 2}, IN, q), y = b.add_tensor("y", S8, {1, 9, 8, 2}, OUT, q);
+    uint16_t op = one_op(b, TIGRIS_OP_RESIZE, {x}, y);
+    b.ops[op].spatial.kernel_h = 2;
+    std::vector<int> xv, e;
+    for (int i = 0; i < 80; i++) xv.push_back((i * 13) % 256 - 128);
+    for (int i = 0; i < 9; i++)
+        for (int k = 0; k < 16; k++) e.push_back(xv[((i + 1) / 2) * 16 + k]);
+    return make_banded("spatial_resize_banded_s8", TIGRIS_OP_RESIZE, "s8", b, 256, s8_bytes(xv), s8_bytes(e));
+}
+
+// Conv1D over a 16-long sequence in length stripes: k3 stride 1 pads 1, weights {1, 2, -1}.
+TIGRIS_OP_CASE(spatial_conv1d_banded_f32) {
+    PlanBuilder b(10);
+    uint16_t x = b.add_tensor("x", F32, {1, 16, 2}, IN), y = b.add_tensor("y", F32, {1, 16, 1}, OUT);
+    uint16_t op = one_op(b, TIGRIS_OP_CONV1D, {x}, y);
+    b.ops[op].spatial = PlanBuilder::spatial(3, 1, 1, 1, 1, 1, 0, 0);
+    b.ops[op].weight = b.add_float_weight("w", {1, 0, 2, 1, -1, 0});  // [1, K=3, IC=2]
+    b.stages[0].tile = b.add_tile(PlanBuilder::stripe_tile(4, 16, 2, 3));  // rank 3 stripes need a record
+    std::vector<float> xv, e;
+    for (int i = 0; i < 32; i++) xv.push_back((float)(i % 7) - (float)(i % 3));
+    auto X = [&](int t, int c) { return t < 0 || t >= 16 ? 0.0f : xv[t * 2 + c]; };
+    for (int t = 0; t < 16; t++) e.push_back(X(t - 1, 0) + 2 * X(t, 0) + X(t, 1) - X(t + 1, 0));
+    return make_banded("spatial_conv1d_banded_f32", TIGRIS_OP_CONV1D, "f32", b, 160, tigris_test::bytes_of(xv),
+                       tigris_test::bytes_of(e));
 }
