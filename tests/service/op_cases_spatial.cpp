@@ -357,7 +357,8 @@ TIGRIS_OP_CASE(spatial_resize_linear_s8) {
 
 // ---- Banded runs: a fast arena far smaller than the stage makes the executor
 // compute these in height stripes (kernels see tile row origins / in_h / pad_top).
-// Checked with `tigris run --json` while writing them: 12, 2, 3 and 2 tiles.
+// Checked with `tigris run --json` while writing them: 12, 2, 3, 2 tiles, and 2
+// ROWS bands for each MatMul case below.
 
 static OpCase make_banded(const char *name, uint8_t opcode, const char *route, PlanBuilder &b, uint32_t budget,
                           std::vector<uint8_t> in, std::vector<uint8_t> expected) {
@@ -447,3 +448,43 @@ TIGRIS_OP_CASE(spatial_conv1d_banded_f32) {
     return make_banded("spatial_conv1d_banded_f32", TIGRIS_OP_CONV1D, "f32", b, 160, tigris_test::bytes_of(xv),
                        tigris_test::bytes_of(e));
 }
+
+// MatMul [M,K]·[K,3] in ROWS bands (row-tiled stage record): B whole, rows of A and Y banded.
+static OpCase matmul_banded(bool s8) {
+    PlanBuilder b(10);
+    const int M = s8 ? 16 : 8, K = s8 ? 8 : 4;
+    int qa = s8 ? b.add_quant(0.5f, 3) : -1, qb = s8 ? b.add_quant(0.5f, -1) : -1;
+    int qy = s8 ? id_quant(b, 1.0f, -6) : -1;
+    uint8_t dt = s8 ? S8 : F32;
+    uint16_t a = b.add_tensor("a", dt, {M, K}, IN, qa), bb = b.add_tensor("b", dt, {K, 3}, IN, qb);
+    uint16_t y = b.add_tensor("y", dt, {M, 3}, OUT, qy);
+    one_op(b, TIGRIS_OP_MATMUL, {a, bb}, y);
+    b.stages[0].tile = b.add_tile(PlanBuilder::stripe_tile(2, (uint32_t)M, 0, 1));
+    std::vector<int> av, bv, e;
+    for (int i = 0; i < M * K; i++) av.push_back((i * 11) % 23 - 11);
+    for (int i = 0; i < K * 3; i++) bv.push_back((i * 5) % 9 - 4);
+    int za = s8 ? 3 : 0, zb = s8 ? -1 : 0, zy = s8 ? -6 : 0;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < 3; j++) {
+            int s = 0;
+            for (int k = 0; k < K; k++) s += (av[i * K + k] - za) * (bv[k * 3 + j] - zb);
+            e.push_back(s8 ? clamp8(s + zy) : s);
+        }
+    std::vector<uint8_t> in, exp;
+    if (s8) {
+        in = s8_bytes(av);
+        auto t = s8_bytes(bv);
+        in.insert(in.end(), t.begin(), t.end());
+        exp = s8_bytes(e);
+    } else {
+        std::vector<float> af(av.begin(), av.end()), bf(bv.begin(), bv.end()), ef(e.begin(), e.end());
+        in = tigris_test::bytes_of(af);
+        auto t = tigris_test::bytes_of(bf);
+        in.insert(in.end(), t.begin(), t.end());
+        exp = tigris_test::bytes_of(ef);
+    }
+    return make_banded(s8 ? "spatial_matmul_banded_s8" : "spatial_matmul_banded_f32", TIGRIS_OP_MATMUL,
+                       s8 ? "s8" : "f32", b, s8 ? 128 : 192, in, exp);
+}
+TIGRIS_OP_CASE(spatial_matmul_banded_f32) { return matmul_banded(false); }
+TIGRIS_OP_CASE(spatial_matmul_banded_s8) { return matmul_banded(true); }
