@@ -470,6 +470,13 @@ int tk_f32_l2_norm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_
 /* <<< logic */
 
 /* >>> spatial (conv family, pools, resize: conv.c, pool.c, resize.c) */
+int tk_f32_conv_transpose(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_matmul(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_conv1d(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_global_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_l2_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_resize_nearest(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_resize_linear(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< spatial */
 
 /* >>> movement (data movement: movement.c) */
@@ -539,6 +546,12 @@ int tk_s8_l2_norm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_m
 /* <<< logic */
 
 /* >>> spatial (conv family, pools, resize: conv.c, pool.c, resize.c) */
+int tk_s8_conv_transpose(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_matmul(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_conv1d(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_global_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_resize_nearest(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_resize_linear(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< spatial */
 
 /* >>> movement (data movement: movement.c) */

@@ -12,11 +12,9 @@ static float act_f32(uint8_t act, float v) {
 
 /* The bias is summed first so that results follow the runtime's documented
  * accumulation order (bias, then taps in kh, kw, ic order). */
-static int conv_like(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int depthwise) {
-    tk_view_t iv, ov;
-    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
-    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
-    if (iv.t->dtype != TIGRIS_DTYPE_FLOAT32 || ov.t->dtype != TIGRIS_DTYPE_FLOAT32) return -1;
+static int conv_core(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int32_t ii, int32_t oi,
+                     const tk_view_t *ivp, const tk_view_t *ovp, int depthwise) {
+    tk_view_t iv = *ivp, ov = *ovp;
     tk_geom_t g;
     if (tk_geom(op, mem, &iv, &ov, &g)) return -1;
     int32_t mult = 1;
@@ -71,6 +69,14 @@ static int conv_like(const tigris_plan_t *plan, const tigris_op_t *op, tigris_me
         }
     }
     return 0;
+}
+
+static int conv_like(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int depthwise) {
+    tk_view_t iv, ov;
+    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
+    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
+    if (iv.t->dtype != TIGRIS_DTYPE_FLOAT32 || ov.t->dtype != TIGRIS_DTYPE_FLOAT32) return -1;
+    return conv_core(plan, op, mem, ii, oi, &iv, &ov, depthwise);
 }
 
 int tk_f32_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
@@ -128,6 +134,153 @@ int tk_f32_fully_connected(const tigris_plan_t *plan, const tigris_op_t *op, uin
             for (int32_t k = 0; k < ic; k++) sum += xp[k] * wp[k];
             y[(size_t)b * oc + o] = act_f32(op->fused_act, sum);
         }
+    }
+    return 0;
+}
+
+/* Conv1D (NLC, weight [OC, K, IC]) is a Conv2D over [N, L, 1, C] with a
+ * 1-wide kernel: the op's length fields are its height fields. */
+static int conv1d_views(const tigris_plan_t *plan, const tigris_op_t *op, tk_view_t *iv, tk_view_t *ov,
+                        tigris_op_t *op2) {
+    if (iv->rank != 3 || ov->rank != 3) return -1;
+    iv->rank = ov->rank = 4;
+    iv->dim[3] = iv->dim[2];
+    ov->dim[3] = ov->dim[2];
+    iv->dim[2] = ov->dim[2] = 1;
+    *op2 = *op;
+    op2->spatial.kernel_w = 1;
+    op2->spatial.stride_w = 1;
+    op2->spatial.dilation_w = 1;
+    op2->spatial.pad_left = op2->spatial.pad_right = 0;
+    (void)plan;
+    /* A 1-D stripe carries no line-buffer roll offsets (§4.3 item 3). */
+    return 0;
+}
+
+int tk_f32_conv1d(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    tk_view_t iv, ov;
+    tigris_op_t op2;
+    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
+    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
+    if (iv.t->dtype != TIGRIS_DTYPE_FLOAT32 || ov.t->dtype != TIGRIS_DTYPE_FLOAT32) return -1;
+    if (conv1d_views(plan, op, &iv, &ov, &op2)) return -1;
+    if (mem->tile.active && (mem->tile.width_tiled || mem->tile.in_row_start || mem->tile.out_row_start)) return -1;
+    return conv_core(plan, &op2, mem, ii, oi, &iv, &ov, 0);
+}
+
+/* ConvTranspose in gather form: output (oh, ow) takes input (ih, iw) through
+ * tap (kh, kw) when oh + PT - kh = ih·SH (same for width). Taps are visited
+ * with kh and kw descending (the order TFLite's scatter adds them) and the
+ * bias is added last. The executor never bands it: refused under a tile. */
+int tk_f32_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    tk_view_t iv, ov;
+    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
+    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
+    if (iv.t->dtype != TIGRIS_DTYPE_FLOAT32 || ov.t->dtype != TIGRIS_DTYPE_FLOAT32) return -1;
+    if (mem->tile.active) return -1;
+    tk_geom_t g;
+    if (tk_geom(op, mem, &iv, &ov, &g)) return -1;
+    if (g.dh != 1 || g.dw != 1) return -1;
+    uint64_t wcount = (uint64_t)g.oc * (uint64_t)g.kh * (uint64_t)g.kw * (uint64_t)g.ic;
+    if (wcount * 4u > 0xFFFFFFFFu) return -1;
+    const float *w = (const float *)tk_weight(plan, op->weight_idx, (uint32_t)(wcount * 4u));
+    const uint8_t *bias = NULL;
+    if (op->bias_idx != TIGRIS_NONE16) {
+        bias = (const uint8_t *)tk_weight(plan, op->bias_idx, (uint32_t)g.oc * 4u);
+        if (!bias) return -1;
+    }
+    const float *x = (const float *)tk_buf(mem, ii);
+    float *y = (float *)tk_buf(mem, oi);
+    if (!w || !x || !y) return -1;
+    for (int32_t n = 0; n < g.n; n++) {
+        for (int32_t oh = 0; oh < g.oh; oh++) {
+            for (int32_t ow = 0; ow < g.ow; ow++) {
+                float *yp = y + (((size_t)n * g.oh + oh) * g.ow + ow) * g.oc;
+                for (int32_t oc = 0; oc < g.oc; oc++) {
+                    float sum = 0.0f;
+                    for (int32_t kh = g.kh - 1; kh >= 0; kh--) {
+                        int32_t nh = oh + g.pt - kh;
+                        if (nh < 0 || nh % g.sh) continue;
+                        int32_t ih = nh / g.sh;
+                        if (ih >= g.ih) continue;
+                        for (int32_t kw = g.kw - 1; kw >= 0; kw--) {
+                            int32_t nw = ow + g.pl - kw;
+                            if (nw < 0 || nw % g.sw) continue;
+                            int32_t iw = nw / g.sw;
+                            if (iw >= g.iw) continue;
+                            const float *xp = x + (((size_t)n * g.ih + ih) * g.iw + iw) * g.ic;
+                            const float *wp = w + (((size_t)oc * g.kh + kh) * g.kw + kw) * g.ic;
+                            for (int32_t ic = 0; ic < g.ic; ic++) sum += xp[ic] * wp[ic];
+                        }
+                    }
+                    if (bias) {
+                        float b;
+                        memcpy(&b, bias + 4u * (uint32_t)oc, 4);
+                        sum += b;
+                    }
+                    yp[oc] = act_f32(op->fused_act, sum);
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* Batch/row geometry of a MatMul [.., M, K]·[.., K, N] -> [.., M, N]
+ * (no broadcasting); a ROWS band hands over out_h rows of M per batch. */
+typedef struct {
+    int32_t ia, ib, iy;
+    uint32_t batch;
+    int32_t m, k, n;
+} mm_geom_t;
+
+static int mm_geom(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_mem_t *mem, uint8_t dtype,
+                   mm_geom_t *g, tk_view_t *av, tk_view_t *bv, tk_view_t *yv) {
+    if (op->num_inputs != 2) return -1;
+    g->ia = tk_in_idx(plan, op, 0);
+    g->ib = tk_in_idx(plan, op, 1);
+    g->iy = tk_out_idx(plan, op, 0);
+    if (tk_view(plan, g->ia, av) || tk_view(plan, g->ib, bv) || tk_view(plan, g->iy, yv)) return -1;
+    if (av->t->dtype != dtype || bv->t->dtype != dtype || yv->t->dtype != dtype) return -1;
+    int32_t r = av->rank;
+    if (r < 2 || bv->rank != r || yv->rank != r) return -1;
+    g->batch = 1;
+    for (int32_t i = 0; i + 2 < r; i++) {
+        if (av->dim[i] != bv->dim[i] || av->dim[i] != yv->dim[i]) return -1;
+        g->batch *= (uint32_t)av->dim[i];
+    }
+    g->m = av->dim[r - 2];
+    g->k = av->dim[r - 1];
+    g->n = bv->dim[r - 1];
+    if (bv->dim[r - 2] != g->k || yv->dim[r - 2] != g->m || yv->dim[r - 1] != g->n) return -1;
+    const tigris_tile_ctx_t *tc = &mem->tile;
+    if (tc->active) {
+        if (tc->row_tiled != TIGRIS_ROW_MODE_ROWS || tc->out_h <= 0 || tc->out_h > g->m) return -1;
+        if (tc->in_row_start || tc->out_row_start) return -1;
+        g->m = tc->out_h;
+    }
+    return 0;
+}
+
+int tk_f32_matmul(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    mm_geom_t g;
+    tk_view_t av, bv, yv;
+    if (mm_geom(plan, op, mem, TIGRIS_DTYPE_FLOAT32, &g, &av, &bv, &yv)) return -1;
+    const float *a = (const float *)tk_buf(mem, g.ia), *b = (const float *)tk_buf(mem, g.ib);
+    float *y = (float *)tk_buf(mem, g.iy);
+    if (!a || !b || !y) return -1;
+    for (uint32_t t = 0; t < g.batch; t++) {
+        const float *ap = a + (size_t)t * g.m * g.k, *bp = b + (size_t)t * g.k * g.n;
+        float *yp = y + (size_t)t * g.m * g.n;
+        for (int32_t i = 0; i < g.m; i++)
+            for (int32_t j = 0; j < g.n; j++) {
+                float sum = 0.0f;
+                for (int32_t q = 0; q < g.k; q++) sum += ap[(size_t)i * g.k + q] * bp[(size_t)q * g.n + j];
+                yp[(size_t)i * g.n + j] = sum;
+            }
     }
     return 0;
 }

@@ -48,6 +48,13 @@ static const tk_kernel_fn f32_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
     /* <<< logic */
 
     /* >>> spatial (conv family, pools, resize: conv.c, pool.c, resize.c) */
+    [TIGRIS_OP_CONV_TRANSPOSE] = tk_f32_conv_transpose,
+    [TIGRIS_OP_MATMUL] = tk_f32_matmul,
+    [TIGRIS_OP_RESIZE] = tk_f32_resize_nearest,
+    [TIGRIS_OP_GLOBAL_MAX] = tk_f32_global_max,
+    [TIGRIS_OP_CONV1D] = tk_f32_conv1d,
+    [TIGRIS_OP_RESIZE_LINEAR] = tk_f32_resize_linear,
+    [TIGRIS_OP_L2_POOL] = tk_f32_l2_pool,
     /* <<< spatial */
 
     /* >>> movement (data movement: movement.c) */

@@ -4,8 +4,19 @@
  * along its input in bands with an accumulator, BY_INPUT).
  */
 #include <float.h>
+#include <math.h>
 
 #include "../kernel_common.h"
+
+#define POOL_AVG 0
+#define POOL_MAX 1
+#define POOL_L2 2
+
+static float act_f32(uint8_t act, float v) {
+    if (act == TIGRIS_ACT_RELU || act == TIGRIS_ACT_RELU6) v = v < 0.0f ? 0.0f : v;
+    if (act == TIGRIS_ACT_RELU6 && v > 6.0f) v = 6.0f;
+    return v;
+}
 
 static int pool(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int is_max) {
     tk_view_t iv, ov;
@@ -30,20 +41,25 @@ static int pool(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *
                 int32_t count = (khhi - khlo) * (kwhi - kwlo);
                 float *yp = y + (((size_t)n * g.out_rows + orow) * g.ow + ow) * g.oc;
                 for (int32_t c = 0; c < g.oc; c++) {
-                    float acc = is_max ? -FLT_MAX : 0.0f;
+                    float acc = is_max == POOL_MAX ? -FLT_MAX : 0.0f;
                     for (int32_t kh = khlo; kh < khhi; kh++) {
                         int32_t iy = ybase + kh * g.dh;
                         for (int32_t kw = kwlo; kw < kwhi; kw++) {
                             int32_t ix = xbase + kw * g.dw;
                             float v = x[(((size_t)n * g.in_rows + iy) * g.iw + ix) * g.ic + c];
-                            if (is_max) {
+                            if (is_max == POOL_MAX) {
                                 if (v > acc) acc = v;
+                            } else if (is_max == POOL_L2) {
+                                acc += v * v;
                             } else {
                                 acc += v;
                             }
                         }
                     }
-                    if (!is_max) {
+                    if (is_max == POOL_L2) {
+                        if (count == 0) return -1;
+                        acc = act_f32(op->fused_act, sqrtf(acc / (float)count));
+                    } else if (!is_max) {
                         /* A window entirely in padding has no taps: TFLite
                          * refuses it; the loader's pad < kernel rule prevents it. */
                         if (count == 0) return -1;
@@ -100,5 +116,36 @@ int tk_f32_global_avg(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
         float hw = (float)h * (float)w;
         for (int32_t i = 0; i < n * c; i++) y[i] = acc[i] / hw;
     }
+    return 0;
+}
+
+/* L2Pool: sqrtf(sum of squares / in-image taps), then the fused activation. */
+int tk_f32_l2_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    return pool(plan, op, mem, POOL_L2);
+}
+
+/* GlobalMaxPool: per (n, c) the maximum over H·W, starting from the first
+ * element. No band path hands it a tile. */
+int tk_f32_global_max(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    tk_view_t iv, ov;
+    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
+    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
+    if (iv.t->dtype != TIGRIS_DTYPE_FLOAT32 || ov.t->dtype != TIGRIS_DTYPE_FLOAT32) return -1;
+    if (iv.rank != 4 || ov.rank != 4 || ov.dim[0] != iv.dim[0] || ov.dim[3] != iv.dim[3]) return -1;
+    if (ov.dim[1] != 1 || ov.dim[2] != 1 || mem->tile.active) return -1;
+    int32_t n = iv.dim[0], hw = iv.dim[1] * iv.dim[2], c = iv.dim[3];
+    const float *x = (const float *)tk_buf(mem, ii);
+    float *y = (float *)tk_buf(mem, oi);
+    if (!x || !y) return -1;
+    for (int32_t b = 0; b < n; b++)
+        for (int32_t ch = 0; ch < c; ch++) {
+            const float *xp = x + (size_t)b * hw * c + ch;
+            float m = xp[0];
+            for (int32_t i = 1; i < hw; i++)
+                if (xp[(size_t)i * c] > m) m = xp[(size_t)i * c];
+            y[(size_t)b * c + ch] = m;
+        }
     return 0;
 }

@@ -24,11 +24,9 @@ static int32_t requant_out(const tigris_plan_t *plan, const tigris_op_t *op, con
     return fx_clamp(q, op->act_min, op->act_max);
 }
 
-static int conv_like(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int depthwise) {
-    tk_view_t iv, ov;
-    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
-    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
-    if (iv.t->dtype != TIGRIS_DTYPE_INT8 || ov.t->dtype != TIGRIS_DTYPE_INT8) return -1;
+static int conv_core(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int32_t ii, int32_t oi,
+                     const tk_view_t *ivp, const tk_view_t *ovp, int depthwise) {
+    tk_view_t iv = *ivp, ov = *ovp;
     tk_geom_t g;
     if (tk_geom(op, mem, &iv, &ov, &g)) return -1;
     int32_t mult = 1;
@@ -91,6 +89,14 @@ static int conv_like(const tigris_plan_t *plan, const tigris_op_t *op, tigris_me
     return err ? -1 : 0;
 }
 
+static int conv_like(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int depthwise) {
+    tk_view_t iv, ov;
+    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
+    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
+    if (iv.t->dtype != TIGRIS_DTYPE_INT8 || ov.t->dtype != TIGRIS_DTYPE_INT8) return -1;
+    return conv_core(plan, op, mem, ii, oi, &iv, &ov, depthwise);
+}
+
 int tk_s8_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
     (void)op_index;
     return conv_like(plan, op, mem, 0);
@@ -149,4 +155,127 @@ int tk_s8_fully_connected(const tigris_plan_t *plan, const tigris_op_t *op, uint
         }
     }
     return err ? -1 : 0;
+}
+
+/* Conv1D (NLC, weight [OC, K, IC]) as a Conv2D over [N, L, 1, C]. */
+int tk_s8_conv1d(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    tk_view_t iv, ov;
+    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
+    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
+    if (iv.t->dtype != TIGRIS_DTYPE_INT8 || ov.t->dtype != TIGRIS_DTYPE_INT8) return -1;
+    if (iv.rank != 3 || ov.rank != 3) return -1;
+    if (mem->tile.active && (mem->tile.width_tiled || mem->tile.in_row_start || mem->tile.out_row_start)) return -1;
+    iv.rank = ov.rank = 4;
+    iv.dim[3] = iv.dim[2];
+    ov.dim[3] = ov.dim[2];
+    iv.dim[2] = ov.dim[2] = 1;
+    tigris_op_t op2 = *op;
+    op2.spatial.kernel_w = 1;
+    op2.spatial.stride_w = 1;
+    op2.spatial.dilation_w = 1;
+    op2.spatial.pad_left = op2.spatial.pad_right = 0;
+    return conv_core(plan, &op2, mem, ii, oi, &iv, &ov, 0);
+}
+
+/* ConvTranspose in gather form (TFLite's scatter gives the same int32 sums):
+ * acc = bias + sum over taps with oh + PT - kh = ih*SH, ow + PL - kw = iw*SW
+ * of (x - zp_in)*w, then the per-channel requantisation. Never banded. */
+int tk_s8_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    tk_view_t iv, ov;
+    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
+    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
+    if (iv.t->dtype != TIGRIS_DTYPE_INT8 || ov.t->dtype != TIGRIS_DTYPE_INT8) return -1;
+    if (mem->tile.active) return -1;
+    tk_geom_t g;
+    if (tk_geom(op, mem, &iv, &ov, &g)) return -1;
+    if (g.dh != 1 || g.dw != 1) return -1;
+    uint64_t wcount = (uint64_t)g.oc * (uint64_t)g.kh * (uint64_t)g.kw * (uint64_t)g.ic;
+    if (wcount > 0x7FFFFFFFu) return -1;
+    const int8_t *w = (const int8_t *)tk_weight(plan, op->weight_idx, (uint32_t)wcount);
+    const uint8_t *bias = NULL;
+    if (op->bias_idx != TIGRIS_NONE16) {
+        bias = (const uint8_t *)tk_weight(plan, op->bias_idx, (uint32_t)g.oc * 4u);
+        if (!bias) return -1;
+    }
+    const tigris_quant_param_t *oq = tigris_tensor_quant(plan, ov.t);
+    if (oq && oq->num_channels > 1 && oq->num_channels < g.oc) return -1;
+    const int8_t *x = (const int8_t *)tk_buf(mem, ii);
+    int8_t *y = (int8_t *)tk_buf(mem, oi);
+    if (!w || !x || !y) return -1;
+    s8_io_t io = {ov.t, tk_zero_point(plan, iv.t), tk_zero_point(plan, ov.t)};
+    int err = 0;
+    for (int32_t n = 0; n < g.n; n++)
+        for (int32_t oh = 0; oh < g.oh; oh++)
+            for (int32_t ow = 0; ow < g.ow; ow++) {
+                int8_t *yp = y + (((size_t)n * g.oh + oh) * g.ow + ow) * g.oc;
+                for (int32_t oc = 0; oc < g.oc; oc++) {
+                    uint32_t acc = bias ? (uint32_t)tk_ld_i32(bias, (uint32_t)oc) : 0u;
+                    for (int32_t kh = 0; kh < g.kh; kh++) {
+                        int32_t nh = oh + g.pt - kh;
+                        if (nh < 0 || nh % g.sh || nh / g.sh >= g.ih) continue;
+                        int32_t ih = nh / g.sh;
+                        for (int32_t kw = 0; kw < g.kw; kw++) {
+                            int32_t nw = ow + g.pl - kw;
+                            if (nw < 0 || nw % g.sw || nw / g.sw >= g.iw) continue;
+                            int32_t iw = nw / g.sw;
+                            const int8_t *xp = x + (((size_t)n * g.ih + ih) * g.iw + iw) * g.ic;
+                            const int8_t *wp = w + (((size_t)oc * g.kh + kh) * g.kw + kw) * g.ic;
+                            for (int32_t ic = 0; ic < g.ic; ic++)
+                                acc += (uint32_t)(((int32_t)xp[ic] - io.zp_in) * (int32_t)wp[ic]);
+                        }
+                    }
+                    yp[oc] = (int8_t)requant_out(plan, op, &io, oc, (int32_t)acc, &err);
+                }
+            }
+    return err ? -1 : 0;
+}
+
+/* MatMul of two int8 activations: acc = sum (a - za)(b - zb), requantised
+ * with the output record's channel-0 multiplier (the effective sa*sb/sy),
+ * output zero point, act clamp. A ROWS band hands over out_h rows of M per
+ * batch; B is read whole. */
+int tk_s8_matmul(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    if (op->num_inputs != 2) return -1;
+    tk_view_t av, bv, yv;
+    int32_t ia = tk_in_idx(plan, op, 0), ib = tk_in_idx(plan, op, 1), iy = tk_out_idx(plan, op, 0);
+    if (tk_view(plan, ia, &av) || tk_view(plan, ib, &bv) || tk_view(plan, iy, &yv)) return -1;
+    if (av.t->dtype != TIGRIS_DTYPE_INT8 || bv.t->dtype != TIGRIS_DTYPE_INT8 || yv.t->dtype != TIGRIS_DTYPE_INT8)
+        return -1;
+    int32_t r = av.rank;
+    if (r < 2 || bv.rank != r || yv.rank != r) return -1;
+    uint32_t batch = 1;
+    for (int32_t i = 0; i + 2 < r; i++) {
+        if (av.dim[i] != bv.dim[i] || av.dim[i] != yv.dim[i]) return -1;
+        batch *= (uint32_t)av.dim[i];
+    }
+    int32_t m = av.dim[r - 2], k = av.dim[r - 1], n = bv.dim[r - 1];
+    if (bv.dim[r - 2] != k || yv.dim[r - 2] != m || yv.dim[r - 1] != n) return -1;
+    const tigris_tile_ctx_t *tc = &mem->tile;
+    if (tc->active) {
+        if (tc->row_tiled != TIGRIS_ROW_MODE_ROWS || tc->out_h <= 0 || tc->out_h > m) return -1;
+        if (tc->in_row_start || tc->out_row_start) return -1;
+        m = tc->out_h;
+    }
+    int32_t mult, shift;
+    if (tk_requant(plan, yv.t, 0, &mult, &shift)) return -1;
+    int32_t za = tk_zero_point(plan, av.t), zb = tk_zero_point(plan, bv.t), zy = tk_zero_point(plan, yv.t);
+    const int8_t *a = (const int8_t *)tk_buf(mem, ia), *b = (const int8_t *)tk_buf(mem, ib);
+    int8_t *y = (int8_t *)tk_buf(mem, iy);
+    if (!a || !b || !y) return -1;
+    for (uint32_t t = 0; t < batch; t++) {
+        const int8_t *ap = a + (size_t)t * m * k, *bp = b + (size_t)t * k * n;
+        int8_t *yp = y + (size_t)t * m * n;
+        for (int32_t i = 0; i < m; i++)
+            for (int32_t j = 0; j < n; j++) {
+                uint32_t acc = 0;
+                for (int32_t q = 0; q < k; q++)
+                    acc += (uint32_t)(((int32_t)ap[(size_t)i * k + q] - za) * ((int32_t)bp[(size_t)q * n + j] - zb));
+                int32_t v = fx_wadd(fx_mbqm((int32_t)acc, mult, shift), zy);
+                yp[(size_t)i * n + j] = (int8_t)fx_clamp(v, op->act_min, op->act_max);
+            }
+    }
+    return 0;
 }

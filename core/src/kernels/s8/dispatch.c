@@ -49,6 +49,12 @@ static const tk_kernel_fn s8_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
     /* <<< logic */
 
     /* >>> spatial (conv family, pools, resize: conv.c, pool.c, resize.c) */
+    [TIGRIS_OP_CONV_TRANSPOSE] = tk_s8_conv_transpose,
+    [TIGRIS_OP_MATMUL] = tk_s8_matmul,
+    [TIGRIS_OP_RESIZE] = tk_s8_resize_nearest,
+    [TIGRIS_OP_GLOBAL_MAX] = tk_s8_global_max,
+    [TIGRIS_OP_CONV1D] = tk_s8_conv1d,
+    [TIGRIS_OP_RESIZE_LINEAR] = tk_s8_resize_linear,
     /* <<< spatial */
 
     /* >>> movement (data movement: movement.c) */

@@ -165,3 +165,36 @@ int tk_s8_global_avg(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
     }
     return 0;
 }
+
+/* GlobalMaxPool: per (n, c) the maximum of the raw values over H·W starting
+ * from -128, passthrough requantisation when the encodings differ, then the
+ * op's act clamp. No band path hands it a tile. */
+int tk_s8_global_max(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    tk_view_t iv, ov;
+    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
+    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
+    if (iv.t->dtype != TIGRIS_DTYPE_INT8 || ov.t->dtype != TIGRIS_DTYPE_INT8) return -1;
+    if (iv.rank != 4 || ov.rank != 4 || ov.dim[0] != iv.dim[0] || ov.dim[3] != iv.dim[3]) return -1;
+    if (ov.dim[1] != 1 || ov.dim[2] != 1 || mem->tile.active) return -1;
+    int32_t n = iv.dim[0], hw = iv.dim[1] * iv.dim[2], c = iv.dim[3];
+    const int8_t *x = (const int8_t *)tk_buf(mem, ii);
+    int8_t *y = (int8_t *)tk_buf(mem, oi);
+    if (!x || !y) return -1;
+    int same = same_quant(plan, iv.t, ov.t);
+    fx_real_t si = {0, 0}, so = {0, 0};
+    int32_t zi = tk_zero_point(plan, iv.t), zo = tk_zero_point(plan, ov.t);
+    if (!same && (fx_from_float_bits(tk_scale_bits(plan, iv.t), &si) ||
+                  fx_from_float_bits(tk_scale_bits(plan, ov.t), &so) || so.m == 0))
+        return -1;
+    for (int32_t b = 0; b < n; b++)
+        for (int32_t ch = 0; ch < c; ch++) {
+            const int8_t *xp = x + (size_t)b * hw * c + ch;
+            int32_t m = -128;
+            for (int32_t i = 0; i < hw; i++)
+                if (xp[(size_t)i * c] > m) m = xp[(size_t)i * c];
+            if (!same) m = fx_clamp(fx_scale_round(m - zi, si, so) + zo, -128, 127);
+            y[(size_t)b * c + ch] = (int8_t)fx_clamp(m, op->act_min, op->act_max);
+        }
+    return 0;
+}
