@@ -25,6 +25,14 @@ echo "serve: building the host tools in $BUILD"
 cmake --preset host -B "$BUILD" >/dev/null
 cmake --build "$BUILD" -j "$JOBS" --target tigris tigris_example_plan tigris_example_client
 
+# The viewer: the core in WebAssembly plus the web/ pages (wasm preset).
+WASM_BUILD="${TIGRIS_BUILD_ROOT:-$ROOT/build}/wasm"
+export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+echo "serve: building the viewer in $WASM_BUILD"
+if ! { cmake --preset wasm -B "$WASM_BUILD" >/dev/null && cmake --build "$WASM_BUILD" -j "$JOBS"; }; then
+  echo "serve: the viewer did not build; starting the gRPC service without it" >&2
+fi
+
 TIGRIS="$BUILD/service/cli/tigris"
 PLAN="$BUILD/examples/example.tgrs"
 [ -x "$TIGRIS" ] || { echo "serve: $TIGRIS was not built" >&2; exit 1; }
@@ -33,11 +41,15 @@ PLAN="$BUILD/examples/example.tgrs"
 echo "serve: the example plan ($PLAN):"
 "$TIGRIS" inspect "$PLAN"
 
-ARGS=(--grpc "${TIGRIS_GRPC:-127.0.0.1:50051}")
-WEB="${TIGRIS_BUILD_ROOT:-$ROOT/build}/wasm/web"
-if [ -d "$WEB" ]; then
-  ARGS+=(--web "$WEB" --http "${TIGRIS_HTTP:-127.0.0.1:8080}")
+GRPC="${TIGRIS_GRPC:-127.0.0.1:50051}"
+ARGS=(--grpc "$GRPC")
+WEB="$WASM_BUILD/web"
+HTTP="${TIGRIS_HTTP:-127.0.0.1:8080}"
+if [ -f "$WEB/index.html" ]; then
+  cp "$PLAN" "$WEB/example.tgrs"  # so the viewer can open it by URL
+  ARGS+=(--web "$WEB" --http "$HTTP")
+  echo "serve: viewer at http://$HTTP/?plan=example.tgrs"
 fi
 echo "serve: tigris serve ${ARGS[*]} $*"
-echo "serve: try  /usr/bin/python3 examples/python/tigris_client.py 127.0.0.1:50051 $PLAN"
+echo "serve: try  /usr/bin/python3 examples/python/tigris_client.py $GRPC $PLAN"
 exec "$TIGRIS" serve "${ARGS[@]}" "$@"
