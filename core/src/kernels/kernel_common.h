@@ -461,6 +461,16 @@ int tk_f32_l2_norm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_
 /* <<< normalization */
 
 /* >>> reduce (reductions, scans, arg-min/max: reduce.c) */
+int tk_f32_reduce_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_reduce_min(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_reduce_sum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_cumsum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_arg_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_arg_min(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+/* Shared by both builds (s8/reduce.c, or ref/reduce.c in float-only builds). */
+int tk_any_reduce_all(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_reduce_layout(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *, uint8_t din, uint8_t dout,
+                     int kind, uint32_t lay[3], const uint8_t **x, uint8_t **y, int32_t *axis);
 /* <<< reduce */
 
 /* >>> binary (elementwise binary: elementwise.c) */
@@ -537,6 +547,16 @@ int tk_s8_l2_norm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_m
 /* <<< normalization */
 
 /* >>> reduce (reductions, scans, arg-min/max: reduce.c) */
+int tk_s8_reduce_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_reduce_min(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_reduce_sum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_cumsum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_arg_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_arg_min(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+/* Shared by both builds (also declared in the float block). */
+int tk_any_reduce_all(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_reduce_layout(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *, uint8_t din, uint8_t dout,
+                     int kind, uint32_t lay[3], const uint8_t **x, uint8_t **y, int32_t *axis);
 /* <<< reduce */
 
 /* >>> binary (elementwise binary: elementwise.c) */

@@ -40,6 +40,13 @@ static const tk_kernel_fn s8_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
     /* <<< normalization */
 
     /* >>> reduce (reductions, scans, arg-min/max: reduce.c) */
+    [TIGRIS_OP_REDUCE_MAX] = tk_s8_reduce_max,
+    [TIGRIS_OP_REDUCE_MIN] = tk_s8_reduce_min,
+    [TIGRIS_OP_REDUCE_SUM] = tk_s8_reduce_sum,
+    [TIGRIS_OP_CUMSUM] = tk_s8_cumsum,
+    [TIGRIS_OP_ARG_MAX] = tk_s8_arg_max,
+    [TIGRIS_OP_ARG_MIN] = tk_s8_arg_min,
+    [TIGRIS_OP_REDUCE_ALL] = tk_any_reduce_all,
     /* <<< reduce */
 
     /* >>> binary (elementwise binary: elementwise.c) */
