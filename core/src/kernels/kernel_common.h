@@ -452,6 +452,21 @@ int tk_f32_mul(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_
 int tk_f32_reduce_mean(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 
 /* >>> unary (unary math and activations: unary.c) */
+int tk_f32_abs(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_rsqrt(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_neg(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_exp(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_log(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_sqrt(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_square(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_floor(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_ceil(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_round(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_sin(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_cos(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_erf(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_hardswish(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_elu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< unary */
 
 /* >>> normalization (normalization: normalization.c) */
@@ -537,6 +552,11 @@ int tk_s8_reduce_mean(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigr
 int tk_s8_mean_multiplier(uint32_t sin_bits, uint32_t sout_bits, uint32_t count, int32_t *m, int32_t *s);
 
 /* >>> unary (unary math and activations: unary.c) */
+int tk_s8_abs(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_rsqrt(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_hardswish(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_elu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_erf(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< unary */
 
 /* >>> normalization (normalization: normalization.c) */

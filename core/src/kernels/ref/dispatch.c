@@ -30,6 +30,21 @@ static const tk_kernel_fn f32_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
     [TIGRIS_OP_REDUCE_MEAN] = tk_f32_reduce_mean,
 
     /* >>> unary (unary math and activations: unary.c) */
+    [TIGRIS_OP_ABS] = tk_f32_abs,
+    [TIGRIS_OP_RSQRT] = tk_f32_rsqrt,
+    [TIGRIS_OP_NEG] = tk_f32_neg,
+    [TIGRIS_OP_EXP] = tk_f32_exp,
+    [TIGRIS_OP_LOG] = tk_f32_log,
+    [TIGRIS_OP_SQRT] = tk_f32_sqrt,
+    [TIGRIS_OP_SQUARE] = tk_f32_square,
+    [TIGRIS_OP_FLOOR] = tk_f32_floor,
+    [TIGRIS_OP_CEIL] = tk_f32_ceil,
+    [TIGRIS_OP_ROUND] = tk_f32_round,
+    [TIGRIS_OP_SIN] = tk_f32_sin,
+    [TIGRIS_OP_COS] = tk_f32_cos,
+    [TIGRIS_OP_ERF] = tk_f32_erf,
+    [TIGRIS_OP_HARDSWISH] = tk_f32_hardswish,
+    [TIGRIS_OP_ELU] = tk_f32_elu,
     /* <<< unary */
 
     /* >>> normalization (normalization: normalization.c) */

@@ -31,6 +31,11 @@ static const tk_kernel_fn s8_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
     [TIGRIS_OP_REDUCE_MEAN] = tk_s8_reduce_mean,
 
     /* >>> unary (unary math and activations: unary.c) */
+    [TIGRIS_OP_ABS] = tk_s8_abs,
+    [TIGRIS_OP_RSQRT] = tk_s8_rsqrt,
+    [TIGRIS_OP_HARDSWISH] = tk_s8_hardswish,
+    [TIGRIS_OP_ELU] = tk_s8_elu,
+    [TIGRIS_OP_ERF] = tk_s8_erf,
     /* <<< unary */
 
     /* >>> normalization (normalization: normalization.c) */
