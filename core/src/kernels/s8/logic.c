@@ -296,6 +296,7 @@ static int cast_true_code(uint32_t scale_bits, int32_t zp, int32_t *code) {
 }
 
 int tk_s8_cast(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
     tk_view_t xv, yv;
     int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
     if (op->num_inputs != 1 || op->num_outputs != 1) return -1;
