@@ -260,6 +260,37 @@ TEST(LogicF32Compare, BandComputesOnlyItsRows) {
     EXPECT_EQ(y, (std::vector<uint8_t>{0xEE, 0xEE, 0xEE, 0xEE, 1, 1, 1, 0}));
 }
 
+TEST(LogicF32Compare, GeneralBroadcastUnderABandIsRefused) {
+    KPlan p;
+    uint16_t ta = p.tensor(TIGRIS_DTYPE_FLOAT32, {1, 4, 1, 2}), tb = p.tensor(TIGRIS_DTYPE_FLOAT32, {1, 4, 1, 1});
+    uint16_t ty = p.tensor(TIGRIS_DTYPE_BOOL, {1, 4, 1, 2});
+    uint16_t op = p.op(TIGRIS_OP_LESS, {ta, tb}, {ty});
+    p.finish();
+    ASSERT_EQ(p.run_f32(op), 0);  // whole tensor: fine
+    auto &t = p.mem.tile;
+    t.active = 1;
+    t.out_h = 2;
+    t.in_h = 2;
+    t.out_w = 1;
+    t.in_w = 1;
+    EXPECT_EQ(p.run_f32(op), -1);
+}
+
+TEST(LogicF32Compare, RankEightLeadingRepeats) {
+    const std::vector<int32_t> so = {2, 2, 1, 1, 1, 1, 2, 3}, sb = {1, 1, 1, 1, 1, 1, 2, 3};
+    KPlan p;
+    uint16_t ta = p.tensor(TIGRIS_DTYPE_FLOAT32, so), tb = p.tensor(TIGRIS_DTYPE_FLOAT32, sb);
+    uint16_t ty = p.tensor(TIGRIS_DTYPE_BOOL, so);
+    uint16_t op = p.op(TIGRIS_OP_LESS_EQUAL, {ta, tb}, {ty});
+    p.finish();
+    auto a = kt::ramp_f32(24, 5), b = kt::ramp_f32(6, 6);
+    p.set(ta, a);
+    p.set(tb, b);
+    ASSERT_EQ(p.run_f32(op), 0);
+    auto y = p.get<uint8_t>(ty);
+    for (int i = 0; i < 24; i++) EXPECT_EQ(y[i], (uint8_t)(a[i] <= b[i % 6])) << i;
+}
+
 // ---- int8 comparisons ----
 
 TEST(LogicS8Compare, MatchesInt64ReferenceWithBroadcast) {
@@ -505,6 +536,22 @@ TEST(LogicSelect, ConstantAtEachPosition) {
     }
 }
 
+TEST(LogicSelect, Int8ConstantCondition) {
+    KPlan p;
+    uint16_t q = p.quant(0.25f, -5);
+    uint16_t ta = p.tensor(TIGRIS_DTYPE_INT8, {2, 2}, q), tb = p.tensor(TIGRIS_DTYPE_INT8, {2, 2}, q);
+    uint16_t ty = p.tensor(TIGRIS_DTYPE_INT8, {2, 2}, q);
+    uint16_t op = p.op(TIGRIS_OP_SELECT_V2, {ta, tb}, {ty});
+    p.ops[op].weight_idx = p.weight(std::vector<uint8_t>{0, 1});  // per last axis
+    auto at = const_attr(0, TIGRIS_NONE16);
+    p.attr(op, TIGRIS_ATTR_CONSTANT_OPERAND, at.data(), at.size());
+    p.finish();
+    p.set<int8_t>(ta, {1, 2, 3, 4});
+    p.set<int8_t>(tb, {-1, -2, -3, -4});
+    ASSERT_EQ(p.run_s8(op), 0);
+    EXPECT_EQ(p.get<int8_t>(ty), (std::vector<int8_t>{-1, 2, -3, 4}));
+}
+
 TEST(LogicSelect, Refusals) {
     {  // condition not bool
         KPlan p;
@@ -690,6 +737,20 @@ TEST(LogicAddN, Int8MatchesInt64Reference) {
         r = std::max(-128, std::min(127, r));
         EXPECT_EQ(got[i], (int8_t)r) << i;
     }
+}
+
+TEST(LogicAddN, Int8AccumulatorStartsAtMinusZeroPoint) {
+    // One input, scale 0.5 zp 2 -> output scale 1.0 zp -3. Code 4 is the real
+    // 1.0, but TFLite's accumulator starts at -zp: S = -2 + (4 - 2) = 0 codes,
+    // so the output is 0 + (-3) = -3 (not -2). Code 8: S = 4 -> 2 - 3 = -1.
+    KPlan p;
+    uint16_t qx = p.quant(0.5f, 2), qy = p.quant(1.0f, -3);
+    uint16_t a = p.tensor(TIGRIS_DTYPE_INT8, {2}, qx), y = p.tensor(TIGRIS_DTYPE_INT8, {2}, qy);
+    uint16_t op = p.op(TIGRIS_OP_ADD_N, {a}, {y});
+    p.finish();
+    p.set<int8_t>(a, {4, 8});
+    ASSERT_EQ(p.run_s8(op), 0);
+    EXPECT_EQ(p.get<int8_t>(y), (std::vector<int8_t>{-3, -1}));
 }
 
 TEST(LogicAddN, Int8Refusals) {
