@@ -492,6 +492,26 @@ int tk_reduce_layout(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigri
 /* <<< binary */
 
 /* >>> logic (comparison, logic, select, cast, add-n: logic.c) */
+/* Operands of comparisons, logic ops and select: `arity` operands (runtime
+ * inputs or one constant via CONSTANT_OPERAND) of dtypes in_dtype[k],
+ * broadcast to an output of out_dtype; fills out, *y (band start), *count
+ * (band elements) and opnd[0..arity). Byte level, in s8/logic.c (compiled
+ * through ref/logic.c in float-only builds). */
+int tk_any_operands(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                    uint32_t arity, const uint8_t *in_dtype, uint8_t out_dtype, tk_view_t *out, uint8_t **y,
+                    uint32_t *count, tk_operand_t *opnd);
+uint32_t tk_any_operand_at(const tk_view_t *out, const tk_operand_t *o, uint32_t i);
+int tk_any_logical_and(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_logical_or(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_logical_not(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_select_v2(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_less(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_less_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_greater(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_greater_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_cast(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_add_n(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< logic */
 
 /* >>> spatial (conv family, pools, resize: conv.c, pool.c, resize.c) */
@@ -583,6 +603,26 @@ int tk_reduce_layout(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigri
 /* <<< binary */
 
 /* >>> logic (comparison, logic, select, cast, add-n: logic.c) */
+/* Operands of comparisons, logic ops and select: `arity` operands (runtime
+ * inputs or one constant via CONSTANT_OPERAND) of dtypes in_dtype[k],
+ * broadcast to an output of out_dtype; fills out, *y (band start), *count
+ * (band elements) and opnd[0..arity). Byte level, in s8/logic.c (compiled
+ * through ref/logic.c in float-only builds). */
+int tk_any_operands(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                    uint32_t arity, const uint8_t *in_dtype, uint8_t out_dtype, tk_view_t *out, uint8_t **y,
+                    uint32_t *count, tk_operand_t *opnd);
+uint32_t tk_any_operand_at(const tk_view_t *out, const tk_operand_t *o, uint32_t i);
+int tk_any_logical_and(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_logical_or(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_logical_not(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_select_v2(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_less(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_less_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_greater(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_greater_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_cast(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_add_n(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< logic */
 
 /* >>> spatial (conv family, pools, resize: conv.c, pool.c, resize.c) */

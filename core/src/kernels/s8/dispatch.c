@@ -58,6 +58,17 @@ static const tk_kernel_fn s8_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
     /* <<< binary */
 
     /* >>> logic (comparison, logic, select, cast, add-n: logic.c) */
+    [TIGRIS_OP_EQUAL] = tk_s8_equal,
+    [TIGRIS_OP_LESS] = tk_s8_less,
+    [TIGRIS_OP_LESS_EQUAL] = tk_s8_less_equal,
+    [TIGRIS_OP_GREATER] = tk_s8_greater,
+    [TIGRIS_OP_GREATER_EQUAL] = tk_s8_greater_equal,
+    [TIGRIS_OP_LOGICAL_AND] = tk_any_logical_and,
+    [TIGRIS_OP_LOGICAL_OR] = tk_any_logical_or,
+    [TIGRIS_OP_LOGICAL_NOT] = tk_any_logical_not,
+    [TIGRIS_OP_SELECT_V2] = tk_any_select_v2,
+    [TIGRIS_OP_CAST] = tk_s8_cast,
+    [TIGRIS_OP_ADD_N] = tk_s8_add_n,
     /* <<< logic */
 
     /* >>> spatial (conv family, pools, resize: conv.c, pool.c, resize.c) */

@@ -1,0 +1,395 @@
+/*
+ * logic.c - comparisons, logic, select, cast and add-n.
+ *
+ * The first half is byte level and shared by both dispatch tables: the
+ * operand resolution of comparisons / logic / select (runtime inputs or one
+ * constant via CONSTANT_OPERAND, broadcast to the output, band aware), and
+ * LogicalAnd/Or/Not and SelectV2, which only move bytes. A float-only build
+ * compiles this file through ref/logic.c, where TIGRIS_ENABLE_S8 is 0 and the
+ * int8 half below drops out.
+ *
+ * The int8 half: comparisons (TFLite's scheme: each operand (x - zp) shifted
+ * left by 8 and rescaled by its COMPARISON_REQUANT multiplier, then compared),
+ * Cast from bool (runtime-semantics §4.6) and AddN (§4.3 item 31). Integer
+ * only: the one scale-derived value Cast needs, roundf(1/scale), is computed
+ * from the scale's bits.
+ */
+#include "../kernel_common.h"
+
+/* ---- Shared operand resolution ---- */
+
+int tk_any_operands(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                    uint32_t arity, const uint8_t *in_dtype, uint8_t out_dtype, tk_view_t *out, uint8_t **y,
+                    uint32_t *count, tk_operand_t *opnd) {
+    if (!plan || !op || !mem || arity < 1 || arity > 3 || op->num_outputs != 1) return -1;
+    int32_t oi = tk_out_idx(plan, op, 0);
+    if (tk_view(plan, oi, out) || out->t->dtype != out_dtype || out->rank < 1) return -1;
+    uint8_t *yb = (uint8_t *)tk_buf(mem, oi);
+    if (!yb) return -1;
+    uint32_t oc, ooff;
+    if (tk_band_span(mem, out, 1, &oc, &ooff)) return -1;
+    *count = oc;
+    *y = yb + (size_t)ooff * out->esize;
+
+    uint8_t alen = 0;
+    const uint8_t *attr = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_CONSTANT_OPERAND, &alen);
+    int32_t const_pos = -1;
+    if (attr) {
+        if (alen < 4 || attr[0] >= arity || attr[1] != 0 || op->num_inputs != arity - 1u) return -1;
+        if (alen != 4 && alen != 4u + 4u * (uint32_t)out->rank) return -1;
+        const_pos = attr[0];
+    } else if (op->num_inputs != arity) {
+        return -1;
+    }
+
+    uint32_t next_rt = 0;
+    for (uint32_t k = 0; k < arity; k++) {
+        tk_operand_t *o = &opnd[k];
+        o->quant = NULL;
+        uint32_t es = tigris_dtype_size(in_dtype[k]);
+        if (es == 0) return -1;
+        if ((int32_t)k == const_pos) {
+            if (op->weight_idx == TIGRIS_NONE16 || !plan->weight_entries || !plan->header ||
+                op->weight_idx >= plan->header->num_weights)
+                return -1;
+            uint32_t sz = plan->weight_entries[op->weight_idx].size_bytes;
+            int32_t d[TK_MAX_RANK];
+            int32_t r;
+            if (alen > 4) {
+                r = out->rank;
+                uint64_t n = 1;
+                for (int32_t j = 0; j < r; j++) {
+                    d[j] = tk_ld_i32(attr + 4, (uint32_t)j);
+                    if (d[j] <= 0) return -1;
+                    n *= (uint64_t)d[j];
+                    if (n > 0x7FFFFFFFu) return -1;
+                }
+                if (n * es != sz) return -1;
+            } else if (sz == es) {
+                r = 1;
+                d[0] = 1;
+            } else if (sz == es * (uint32_t)out->dim[out->rank - 1]) {
+                r = 1;
+                d[0] = out->dim[out->rank - 1];
+            } else if ((uint64_t)sz == (uint64_t)es * out->numel) {
+                r = out->rank;
+                for (int32_t j = 0; j < r; j++) d[j] = out->dim[j];
+            } else {
+                return -1;
+            }
+            o->p = (const uint8_t *)tk_weight(plan, op->weight_idx, sz);
+            if (!o->p || tk_operand_layout(out, d, r, o)) return -1;
+            uint16_t qi = (uint16_t)(attr[2] | (attr[3] << 8));
+            if (qi != TIGRIS_NONE16) {
+                if (!plan->quant_params || qi >= plan->num_quant_params) return -1;
+                o->quant = &plan->quant_params[qi];
+            }
+            if (in_dtype[k] == TIGRIS_DTYPE_INT8 && !o->quant) return -1;
+            if (mem->tile.active && o->kind != TK_OPND_PERIODIC) return -1;
+        } else {
+            tk_view_t v;
+            int32_t ii = tk_in_idx(plan, op, next_rt++);
+            if (tk_view(plan, ii, &v) || v.t->dtype != in_dtype[k]) return -1;
+            if (tk_operand_layout(out, v.dim, v.rank, o)) return -1;
+            o->p = (const uint8_t *)tk_buf(mem, ii);
+            if (!o->p) return -1;
+            o->quant = tigris_tensor_quant(plan, v.t);
+            if (o->kind == TK_OPND_DENSE) {
+                uint32_t c, off;
+                if (tk_band_span(mem, &v, 0, &c, &off) || c != oc) return -1;
+                o->p += (size_t)off * es;
+            } else if (mem->tile.active && o->kind == TK_OPND_GENERAL) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+uint32_t tk_any_operand_at(const tk_view_t *out, const tk_operand_t *o, uint32_t i) {
+    if (o->kind == TK_OPND_DENSE) return i;
+    if (o->kind == TK_OPND_PERIODIC) return i % o->period;
+    uint32_t idx = 0;
+    for (int32_t k = out->rank - 1; k >= 0; k--) {
+        uint32_t d = (uint32_t)out->dim[k];
+        idx += (i % d) * o->stride[k];
+        i /= d;
+    }
+    return idx;
+}
+
+/* ---- Logic and select (bool bytes: non-zero is true) ---- */
+
+enum { LG_AND, LG_OR };
+
+static int logical_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                          int which) {
+    const uint8_t dt[2] = {TIGRIS_DTYPE_BOOL, TIGRIS_DTYPE_BOOL};
+    tk_view_t out;
+    tk_operand_t o[2];
+    uint8_t *y;
+    uint32_t n;
+    if (tk_any_operands(plan, op, op_index, mem, 2, dt, TIGRIS_DTYPE_BOOL, &out, &y, &n, o)) return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        int a = o[0].p[tk_any_operand_at(&out, &o[0], i)] != 0;
+        int b = o[1].p[tk_any_operand_at(&out, &o[1], i)] != 0;
+        y[i] = (uint8_t)(which == LG_AND ? (a && b) : (a || b));
+    }
+    return 0;
+}
+
+int tk_any_logical_and(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    return logical_binary(plan, op, op_index, mem, LG_AND);
+}
+
+int tk_any_logical_or(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    return logical_binary(plan, op, op_index, mem, LG_OR);
+}
+
+int tk_any_logical_not(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    tk_view_t xv, yv;
+    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
+    if (op->num_inputs != 1 || op->num_outputs != 1) return -1;
+    if (tk_view(plan, ii, &xv) || tk_view(plan, oi, &yv)) return -1;
+    if (xv.t->dtype != TIGRIS_DTYPE_BOOL || yv.t->dtype != TIGRIS_DTYPE_BOOL || xv.numel != yv.numel) return -1;
+    uint32_t xc, xo, yc, yo;
+    if (tk_band_span(mem, &xv, 0, &xc, &xo) || tk_band_span(mem, &yv, 1, &yc, &yo) || xc != yc) return -1;
+    const uint8_t *x = (const uint8_t *)tk_buf(mem, ii);
+    uint8_t *y = (uint8_t *)tk_buf(mem, oi);
+    if (!x || !y) return -1;
+    x += xo;
+    y += yo;
+    for (uint32_t i = 0; i < yc; i++) y[i] = (uint8_t)(x[i] == 0);
+    return 0;
+}
+
+int tk_any_select_v2(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    int32_t oi = tk_out_idx(plan, op, 0);
+    if (oi < 0) return -1;
+    uint8_t d = plan->tensors[oi].dtype;
+    if (d != TIGRIS_DTYPE_FLOAT32 && d != TIGRIS_DTYPE_INT8) return -1;
+    const uint8_t dt[3] = {TIGRIS_DTYPE_BOOL, d, d};
+    tk_view_t out;
+    tk_operand_t o[3];
+    uint8_t *y;
+    uint32_t n;
+    if (tk_any_operands(plan, op, op_index, mem, 3, dt, d, &out, &y, &n, o)) return -1;
+    uint32_t es = out.esize;
+    for (uint32_t i = 0; i < n; i++) {
+        const tk_operand_t *src = o[0].p[tk_any_operand_at(&out, &o[0], i)] ? &o[1] : &o[2];
+        memcpy(y + (size_t)i * es, src->p + (size_t)tk_any_operand_at(&out, src, i) * es, es);
+    }
+    return 0;
+}
+
+/* ---- int8 kernels ---- */
+
+#if TIGRIS_ENABLE_S8
+#include "fixedpoint.h"
+
+enum { CMP_EQ, CMP_LT, CMP_LE, CMP_GT, CMP_GE };
+
+/* Dtype of the op's data operands: its first runtime input's (a constant
+ * operand carries the same dtype), or 0. */
+static uint8_t data_dtype(const tigris_plan_t *plan, const tigris_op_t *op) {
+    int32_t ii = tk_in_idx(plan, op, 0);
+    return ii < 0 ? 0 : plan->tensors[ii].dtype;
+}
+
+static int s8_compare(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                      int which) {
+    uint8_t d = data_dtype(plan, op);
+    if (d == TIGRIS_DTYPE_FLOAT32) {
+        /* A comparison inside a float section of an int8 plan: its bool
+         * output routes it here, its operands to the float kernel. */
+#if TIGRIS_ENABLE_F32
+        switch (which) {
+        case CMP_EQ: return tk_f32_equal(plan, op, op_index, mem);
+        case CMP_LT: return tk_f32_less(plan, op, op_index, mem);
+        case CMP_LE: return tk_f32_less_equal(plan, op, op_index, mem);
+        case CMP_GT: return tk_f32_greater(plan, op, op_index, mem);
+        default: return tk_f32_greater_equal(plan, op, op_index, mem);
+        }
+#else
+        return -1;
+#endif
+    }
+    if (d != TIGRIS_DTYPE_INT8) return -1;
+    const uint8_t dt[2] = {TIGRIS_DTYPE_INT8, TIGRIS_DTYPE_INT8};
+    tk_view_t out;
+    tk_operand_t o[2];
+    uint8_t *y;
+    uint32_t n;
+    if (tk_any_operands(plan, op, op_index, mem, 2, dt, TIGRIS_DTYPE_BOOL, &out, &y, &n, o)) return -1;
+    uint8_t len = 0;
+    const uint8_t *rq = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_COMPARISON_REQUANT, &len);
+    if (!rq || len != 20 || tk_ld_i32(rq, 0) != 8) return -1;
+    int32_t m[2], s[2], zp[2];
+    for (int k = 0; k < 2; k++) {
+        m[k] = tk_ld_i32(rq, 1u + 2u * (uint32_t)k);
+        s[k] = tk_ld_i32(rq, 2u + 2u * (uint32_t)k);
+        if (m[k] < 0 || s[k] < -31 || s[k] > 0 || !o[k].quant) return -1;
+        zp[k] = fx_clamp(o[k].quant->zero_point, -128, 127);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t xa = (int32_t)((const int8_t *)o[0].p)[tk_any_operand_at(&out, &o[0], i)] - zp[0];
+        int32_t xb = (int32_t)((const int8_t *)o[1].p)[tk_any_operand_at(&out, &o[1], i)] - zp[1];
+        int32_t a = fx_mbqm(xa * 256, m[0], s[0]);
+        int32_t b = fx_mbqm(xb * 256, m[1], s[1]);
+        int r;
+        switch (which) {
+        case CMP_EQ: r = a == b; break;
+        case CMP_LT: r = a < b; break;
+        case CMP_LE: r = a <= b; break;
+        case CMP_GT: r = a > b; break;
+        default: r = a >= b; break;
+        }
+        y[i] = (uint8_t)r;
+    }
+    return 0;
+}
+
+int tk_s8_equal(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    return s8_compare(plan, op, op_index, mem, CMP_EQ);
+}
+
+int tk_s8_less(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    return s8_compare(plan, op, op_index, mem, CMP_LT);
+}
+
+int tk_s8_less_equal(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    return s8_compare(plan, op, op_index, mem, CMP_LE);
+}
+
+int tk_s8_greater(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    return s8_compare(plan, op, op_index, mem, CMP_GT);
+}
+
+int tk_s8_greater_equal(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    return s8_compare(plan, op, op_index, mem, CMP_GE);
+}
+
+/* The int8 code of "true": min(127, roundf(1.0f / scale) + zp), 127 when the
+ * float quotient exceeds 255. The quotient is the float division's (24 bits,
+ * ties to even), then rounded half away from zero like roundf. */
+static int cast_true_code(uint32_t scale_bits, int32_t zp, int32_t *code) {
+    fx_real_t s, one = {1, 0}, lim = {255, 0};
+    if (fx_from_float_bits(scale_bits, &s) || s.m == 0) return -1;
+    fx_real_t q = fx_div_round(one, s, 24);
+    if (!fx_real_ge(lim, q)) {
+        *code = 127;
+        return 0;
+    }
+    int32_t r;
+    if (q.e >= 0) {
+        r = (int32_t)(q.m << q.e); /* q <= 255 */
+    } else if (-q.e > 62) {
+        r = 0;
+    } else {
+        int32_t sh = -q.e;
+        r = (int32_t)((q.m + ((uint64_t)1 << (sh - 1))) >> sh);
+    }
+    r += zp;
+    *code = r > 127 ? 127 : r;
+    return 0;
+}
+
+int tk_s8_cast(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    tk_view_t xv, yv;
+    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
+    if (op->num_inputs != 1 || op->num_outputs != 1) return -1;
+    if (tk_view(plan, ii, &xv) || tk_view(plan, oi, &yv)) return -1;
+    if (yv.t->dtype != TIGRIS_DTYPE_INT8 || xv.numel != yv.numel) return -1;
+    if (xv.t->dtype == TIGRIS_DTYPE_FLOAT32) {
+        /* Quantize (float section boundary): float math, in the float file. */
+#if TIGRIS_ENABLE_F32
+        return tk_f32_cast(plan, op, op_index, mem);
+#else
+        return -1;
+#endif
+    }
+    if (xv.t->dtype != TIGRIS_DTYPE_BOOL) return -1;
+    const tigris_quant_param_t *q = tigris_tensor_quant(plan, yv.t);
+    if (!q || q->zero_point < -128 || q->zero_point > 127) return -1;
+    int32_t zp = q->zero_point, one;
+    if (cast_true_code(tk_scale_bits(plan, yv.t), zp, &one)) return -1;
+    uint32_t xc, xo, yc, yo;
+    if (tk_band_span(mem, &xv, 0, &xc, &xo) || tk_band_span(mem, &yv, 1, &yc, &yo) || xc != yc) return -1;
+    const uint8_t *x = (const uint8_t *)tk_buf(mem, ii);
+    int8_t *y = (int8_t *)tk_buf(mem, oi);
+    if (!x || !y) return -1;
+    x += xo;
+    y += yo;
+    for (uint32_t i = 0; i < yc; i++) y[i] = (int8_t)(x[i] ? one : zp);
+    return 0;
+}
+
+#define ADDN_MAX_INPUTS 255
+
+int tk_s8_add_n(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    tk_view_t yv;
+    int32_t oi = tk_out_idx(plan, op, 0);
+    uint32_t nin = op->num_inputs;
+    if (nin < 1 || nin > ADDN_MAX_INPUTS || op->num_outputs != 1) return -1;
+    if (tk_view(plan, oi, &yv) || yv.t->dtype != TIGRIS_DTYPE_INT8) return -1;
+    const tigris_quant_param_t *qy = tigris_tensor_quant(plan, yv.t);
+    if (!qy) return -1;
+    uint32_t yc, yo;
+    if (tk_band_span(mem, &yv, 1, &yc, &yo)) return -1;
+    int8_t *y = (int8_t *)tk_buf(mem, oi);
+    if (!y) return -1;
+    y += yo;
+
+    /* Every input: same shape and encoding as the first. */
+    const tigris_tensor_t *t0 = NULL;
+    uint32_t sx_bits = 0;
+    int32_t zx = 0;
+    for (uint32_t k = 0; k < nin; k++) {
+        tk_view_t xv;
+        int32_t ii = tk_in_idx(plan, op, k);
+        if (tk_view(plan, ii, &xv) || xv.t->dtype != TIGRIS_DTYPE_INT8 || xv.numel != yv.numel) return -1;
+        const tigris_quant_param_t *qx = tigris_tensor_quant(plan, xv.t);
+        if (!qx || !tk_buf(mem, ii)) return -1;
+        uint32_t c, off;
+        if (tk_band_span(mem, &xv, 0, &c, &off) || c != yc || off != yo) return -1;
+        if (k == 0) {
+            t0 = xv.t;
+            sx_bits = tk_scale_bits(plan, t0);
+            zx = qx->zero_point;
+        } else if (tk_scale_bits(plan, xv.t) != sx_bits || qx->zero_point != zx) {
+            return -1;
+        }
+    }
+    if (zx < -128 || zx > 127) return -1;
+    int32_t zy = tk_zero_point(plan, yv.t);
+    fx_real_t sx, sy;
+    if (fx_from_float_bits(sx_bits, &sx) || sx.m == 0) return -1;
+    if (fx_from_float_bits(tk_scale_bits(plan, yv.t), &sy) || sy.m == 0) return -1;
+    /* rescale = 2·s_x / (2^20·s_y), which must lie in (0, 1). */
+    fx_real_t num = sx, den = sy;
+    num.e += 1;
+    den.e += 20;
+    if (fx_real_ge(num, den)) return -1;
+    int32_t m, s;
+    if (fx_qm_ratio(num, den, &m, &s)) return -1;
+    /* Worst accumulator magnitude: (|zp| + n·255)·2^19. */
+    uint32_t worst = (uint32_t)(zx < 0 ? -zx : zx) + nin * 255u;
+    if (worst > (0x7FFFFFFFu >> 19)) return -1;
+
+    for (uint32_t i = 0; i < yc; i++) {
+        int32_t acc = -zx * (1 << 19);
+        for (uint32_t k = 0; k < nin; k++) {
+            const int8_t *x = (const int8_t *)tk_buf(mem, tk_in_idx(plan, op, k)) + yo;
+            acc += ((int32_t)x[i] - zx) * (1 << 19);
+        }
+        int32_t r = fx_mbqm(acc, m, s);
+        if (r > 127 - zy) r = 127 - zy;
+        if (r < -128 - zy) r = -128 - zy;
+        y[i] = (int8_t)(r + zy);
+    }
+    return 0;
+}
+#endif /* TIGRIS_ENABLE_S8 */
