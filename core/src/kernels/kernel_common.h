@@ -461,6 +461,13 @@ int tk_f32_reduce_mean(const tigris_plan_t *, const tigris_op_t *, uint16_t, tig
 /* <<< reduce */
 
 /* >>> binary (elementwise binary: elementwise.c) */
+int tk_f32_div(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_squared_difference(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_maximum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_minimum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_floor_div(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_floor_mod(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_prelu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< binary */
 
 /* >>> logic (comparison, logic, select, cast, add-n: logic.c) */
@@ -515,6 +522,11 @@ int tk_s8_mean_multiplier(uint32_t sin_bits, uint32_t sout_bits, uint32_t count,
 /* <<< reduce */
 
 /* >>> binary (elementwise binary: elementwise.c) */
+int tk_s8_div(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_squared_difference(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_maximum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_minimum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_prelu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< binary */
 
 /* >>> logic (comparison, logic, select, cast, add-n: logic.c) */
