@@ -44,6 +44,8 @@ PlanBuilder one_input(uint8_t type, uint8_t dtype, std::vector<int32_t> sx, std:
     b.ops[op].weight = b.add_weight("k", constant);
     if (!attr.empty()) b.add_attribute(op, TIGRIS_ATTR_CONSTANT_OPERAND, attr);
     b.add_stage({op}, {x}, {y});
+    // Room for the constant next to the activations: the stage runs whole.
+    b.budget = 1024;
     return b;
 }
 

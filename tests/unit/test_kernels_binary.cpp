@@ -189,11 +189,14 @@ float ref_f32(uint8_t op, float a, float b) {
     case TIGRIS_OP_ADD: return (float)(x + y);
     case TIGRIS_OP_SUB: return (float)(x - y);
     case TIGRIS_OP_MUL: return (float)(x * y);
-    case TIGRIS_OP_DIV: return a / b;  // IEEE division, correctly rounded
+    // The double quotient of two floats rounded to float is the correctly
+    // rounded float quotient (53 >= 2·24 + 2 bits).
+    case TIGRIS_OP_DIV: return (float)(x / y);
     case TIGRIS_OP_SQUARED_DIFFERENCE: return (float)((x - y) * (x - y));
     case TIGRIS_OP_MAXIMUM: return (float)std::max(x, y);
     case TIGRIS_OP_MINIMUM: return (float)std::min(x, y);
-    case TIGRIS_OP_FLOOR_DIV: return (float)std::floor(x / y);
+    // §4.5: floor of the float quotient (TFLite floors the double one).
+    case TIGRIS_OP_FLOOR_DIV: return (float)std::floor((double)(float)(x / y));
     case TIGRIS_OP_FLOOR_MOD: {
         double m = x - y * std::floor(x / y);
         return (float)m;
@@ -327,7 +330,7 @@ std::vector<float> f32_data(size_t n, uint32_t seed, bool no_zero) {
 }
 
 void expect_f32(uint8_t type, float got, float want, size_t i) {
-    if (type == TIGRIS_OP_DIV || type == TIGRIS_OP_SQUARED_DIFFERENCE)
+    if (type == TIGRIS_OP_SQUARED_DIFFERENCE)
         EXPECT_NEAR(got, want, 2e-6 * std::max(1.0f, std::fabs(want))) << "op " << (int)type << " at " << i;
     else
         EXPECT_EQ(got, want) << "op " << (int)type << " at " << i;
@@ -347,6 +350,8 @@ TEST(BinaryF32, HandWorkedValues) {
         {TIGRIS_OP_MAXIMUM, {1, -3, 7, -0.0f}, {4, -5, 7, 2}, {4, -3, 7, 2}},
         {TIGRIS_OP_MINIMUM, {1, -3, 7, 3}, {4, -5, 7, -2}, {1, -5, 7, -2}},
         {TIGRIS_OP_FLOOR_DIV, {7, -7, 7, -7, 6, 0.5f}, {2, 2, -2, -2, 3, 4}, {3, -4, -4, 3, 2, 0}},
+        // 1 / 0.1f is 9.99999985... exactly, but the float quotient rounds to 10: §4.5's floorf gives 10.
+        {TIGRIS_OP_FLOOR_DIV, {1, -1}, {0.1f, 0.1f}, {10, -10}},
         {TIGRIS_OP_FLOOR_MOD, {7, -7, 7, -7, 6, 5.5f}, {2, 2, -2, -2, 3, -2}, {1, 1, -1, -1, 0, -0.5f}},
         {TIGRIS_OP_PRELU, {2, -2, 0, -0.5f}, {0.25f, 0.25f, 3, -4}, {2, -0.5f, 0, 2}},
         {TIGRIS_OP_ADD, {1, -3}, {0.5f, 3}, {1.5f, 0}},
