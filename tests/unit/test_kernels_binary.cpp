@@ -793,6 +793,30 @@ TEST(BinaryBand, RowBandsWithAPerChannelConstant) {
     }
 }
 
+TEST(BinaryBand, LeadingAxisBandsOfRank3) {
+    // out [3,2,4] in LEADING bands of one position of axis 0 (8 elements);
+    // b [2,4] is periodic with the band's length and read whole.
+    for (uint8_t type : kF32Ops) {
+        Operand o[2] = {{{3, 2, 4}}, {{2, 4}}};
+        std::vector<float> xb = f32_data(8, 41, true);
+        std::vector<uint8_t> d[2] = {std::vector<uint8_t>(96, 0), raw(xb)};
+        BinRun r(type, TIGRIS_DTYPE_FLOAT32, {3, 2, 4}, o, d);
+        std::vector<float> xa = f32_data(24, 42, false);
+        for (int band = 0; band < 3; band++) {
+            std::vector<float> y(8, 99.0f);
+            r.p.ptrs[r.t[0]] = xa.data() + 8 * band;
+            r.p.ptrs[r.y] = y.data();
+            auto &t = r.p.mem.tile;
+            t.active = 1;
+            t.row_tiled = TIGRIS_ROW_MODE_LEADING;
+            t.out_h = t.in_h = 1;
+            t.out_row_origin = t.in_row_origin = band;
+            ASSERT_EQ(r.run(TIGRIS_DTYPE_FLOAT32), 0) << (int)type;
+            for (int i = 0; i < 8; i++) expect_f32(type, y[i], ref_f32(type, xa[8 * band + i], xb[i]), i);
+        }
+    }
+}
+
 TEST(BinaryBand, PreluStripeWithPerChannelSlope) {
     QSpec q[3] = {{0.05f, -3}, {0.01f, 7}, {0.04f, 2}};
     Operand o[2] = {{{1, 4, 3, 2}}, {{2}, Src::ConstShort}};
