@@ -489,6 +489,13 @@ int tk_reduce_layout(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigri
 /* <<< reduce */
 
 /* >>> binary (elementwise binary: elementwise.c) */
+int tk_f32_div(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_squared_difference(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_maximum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_minimum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_floor_div(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_floor_mod(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_prelu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< binary */
 
 /* >>> logic (comparison, logic, select, cast, add-n: logic.c) */
@@ -600,6 +607,11 @@ int tk_reduce_layout(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigri
 /* <<< reduce */
 
 /* >>> binary (elementwise binary: elementwise.c) */
+int tk_s8_div(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_squared_difference(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_maximum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_minimum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_prelu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< binary */
 
 /* >>> logic (comparison, logic, select, cast, add-n: logic.c) */

@@ -64,6 +64,13 @@ static const tk_kernel_fn f32_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
     /* <<< reduce */
 
     /* >>> binary (elementwise binary: elementwise.c) */
+    [TIGRIS_OP_DIV] = tk_f32_div,
+    [TIGRIS_OP_SQUARED_DIFFERENCE] = tk_f32_squared_difference,
+    [TIGRIS_OP_MAXIMUM] = tk_f32_maximum,
+    [TIGRIS_OP_MINIMUM] = tk_f32_minimum,
+    [TIGRIS_OP_FLOOR_DIV] = tk_f32_floor_div,
+    [TIGRIS_OP_FLOOR_MOD] = tk_f32_floor_mod,
+    [TIGRIS_OP_PRELU] = tk_f32_prelu,
     /* <<< binary */
 
     /* >>> logic (comparison, logic, select, cast, add-n: logic.c) */

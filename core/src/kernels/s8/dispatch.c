@@ -55,6 +55,11 @@ static const tk_kernel_fn s8_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
     /* <<< reduce */
 
     /* >>> binary (elementwise binary: elementwise.c) */
+    [TIGRIS_OP_DIV] = tk_s8_div,
+    [TIGRIS_OP_SQUARED_DIFFERENCE] = tk_s8_squared_difference,
+    [TIGRIS_OP_MAXIMUM] = tk_s8_maximum,
+    [TIGRIS_OP_MINIMUM] = tk_s8_minimum,
+    [TIGRIS_OP_PRELU] = tk_s8_prelu,
     /* <<< binary */
 
     /* >>> logic (comparison, logic, select, cast, add-n: logic.c) */
