@@ -23,6 +23,11 @@ function copyCore(): Plugin {
 export default defineConfig({
   base: './',
   plugins: [copyCore()],
-  build: { target: 'es2022', outDir: process.env.TIGRIS_WEB_OUT ?? 'dist', emptyOutDir: true },
+  build: {
+    target: 'es2022',
+    outDir: process.env.TIGRIS_WEB_OUT ?? 'dist',
+    emptyOutDir: true,
+    rollupOptions: { input: { main: resolve(__dirname, 'index.html'), bench: resolve(__dirname, 'bench.html') } },
+  },
   server: { host: '127.0.0.1' },
 });

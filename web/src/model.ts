@@ -66,10 +66,36 @@ export interface Timeline {
   slowUsed: Uint32Array;
 }
 
-export function buildTimeline(ev: Events): Timeline {
+// The trace as 48-byte records (the core's tigris_trace_event_t). A packed
+// trace (wasm/tigris.js) is used as it is; any other Events is packed once.
+const FIELD_AT: Record<EventField, number> = {
+  kind: 0, pool: 1, path: 2, stage: 4, tensor: 6, op: 8, offset: 12, src_offset: 16, bytes: 20,
+  row0: 24, row1: 28, col0: 32, col1: 36, fast_used: 40, slow_used: 44,
+};
+
+export function pack(ev: Events): ArrayBuffer {
+  const buf = new ArrayBuffer(ev.count * 48);
+  const dv = new DataView(buf);
+  for (let i = 0; i < ev.count; i++) {
+    for (const f of Object.keys(FIELD_AT) as EventField[]) {
+      const at = i * 48 + FIELD_AT[f];
+      const v = ev.get(i, f);
+      if (f === 'kind' || f === 'pool' || f === 'path') dv.setUint8(at, v);
+      else if (f === 'stage' || f === 'tensor' || f === 'op') dv.setUint16(at, v, true);
+      else if (f.startsWith('row') || f.startsWith('col')) dv.setInt32(at, v, true);
+      else dv.setUint32(at, v >>> 0, true);
+    }
+  }
+  return buf;
+}
+
+export function buildTimeline(ev: Events & { buffer?: ArrayBuffer }): Timeline {
   const n = ev.count;
+  const buf = ev.buffer && ev.buffer.byteLength >= n * 48 ? ev.buffer : pack(ev);
+  // Typed views over the records: every field is naturally aligned.
+  const u8 = new Uint8Array(buf), u16 = new Uint16Array(buf, 0, (n * 48) >> 1), u32 = new Uint32Array(buf, 0, (n * 48) >> 2);
   const placements: Placement[] = [];
-  const open: Placement[] = [];  // live placements
+  let open: Placement[] = [];  // live placements
   const marks: Mark[] = [];
   const stages: Band[] = [];
   const tiles: Band[] = [];
@@ -79,18 +105,18 @@ export function buildTimeline(ev: Events): Timeline {
   let stage: Band | null = null;
   let tile: Band | null = null;
 
-  const close = (p: Placement, at: number, why: Placement['endedBy']) => {
-    p.end = at;
-    p.endedBy = why;
-    placements.push(p);
-  };
   const closeWhere = (at: number, why: Placement['endedBy'], pred: (p: Placement) => boolean) => {
-    for (let k = open.length - 1; k >= 0; k--) {
-      if (pred(open[k])) {
-        close(open[k], at, why);
-        open.splice(k, 1);
+    const keep: Placement[] = [];
+    for (const p of open) {
+      if (pred(p)) {
+        p.end = at;
+        p.endedBy = why;
+        placements.push(p);
+      } else {
+        keep.push(p);
       }
     }
+    open = keep;
   };
   const endTile = (at: number) => {
     if (tile) {
@@ -101,13 +127,14 @@ export function buildTimeline(ev: Events): Timeline {
   };
 
   for (let i = 0; i < n; i++) {
-    const kind = ev.get(i, 'kind');
-    const pool = ev.get(i, 'pool');
-    const off = ev.get(i, 'offset');
-    const bytes = ev.get(i, 'bytes');
-    const tensor = ev.get(i, 'tensor');
-    fastUsed[i] = ev.get(i, 'fast_used');
-    slowUsed[i] = ev.get(i, 'slow_used');
+    const b8 = i * 48, b16 = i * 24, b32 = i * 12;
+    const kind = u8[b8];
+    const pool = u8[b8 + 1];
+    const tensor = u16[b16 + 3];
+    const off = u32[b32 + 3];
+    const bytes = u32[b32 + 5];
+    fastUsed[i] = u32[b32 + 10];
+    slowUsed[i] = u32[b32 + 11];
     switch (kind) {
       case Kind.ALLOC:
         if (bytes > 0) {
@@ -123,7 +150,7 @@ export function buildTimeline(ev: Events): Timeline {
         // Compaction moves a tensor's placement; a line-buffer roll (no
         // tensor) copies rows inside a buffer and moves nothing.
         if (tensor !== NONE16) {
-          const src = ev.get(i, 'src_offset');
+          const src = u32[b32 + 4];
           const moved = open.find((p) => p.pool === pool && p.tensor === tensor && p.offset === src);
           if (moved) {
             closeWhere(i, 'move', (p) => p === moved);
@@ -140,7 +167,7 @@ export function buildTimeline(ev: Events): Timeline {
         break;
       case Kind.STAGE_BEGIN:
         endTile(i);
-        stage = { start: i, end: n, index: ev.get(i, 'stage'), stage: ev.get(i, 'stage') };
+        stage = { start: i, end: n, index: u16[b16 + 2], stage: u16[b16 + 2] };
         break;
       case Kind.STAGE_END:
         endTile(i + 1);
@@ -152,13 +179,13 @@ export function buildTimeline(ev: Events): Timeline {
         break;
       case Kind.TILE_BEGIN:
         endTile(i);
-        tile = { start: i, end: n, index: ev.get(i, 'op'), stage: ev.get(i, 'stage') };
+        tile = { start: i, end: n, index: u16[b16 + 4], stage: u16[b16 + 2] };
         break;
     }
   }
   endTile(n);
   if (stage) stages.push(stage);
-  for (const p of open) close(p, n, 'end');
+  closeWhere(n, 'end', () => true);
   placements.sort((a, b) => a.start - b.start || a.offset - b.offset);
   return { placements, marks, stages, tiles, ops, fastUsed, slowUsed };
 }
@@ -178,9 +205,13 @@ export function liveAt(t: Timeline, i: number, pool?: number): Placement[] {
   return t.placements.filter((p) => p.start <= i && i < p.end && (pool === undefined || p.pool === pool));
 }
 
-// A stable colour per tensor index.
+// A stable colour per tensor index (cached: drawing asks once per rectangle).
+const colours = new Map<number, string>();
 export function tensorColour(tensor: number): string {
-  if (tensor === NONE16) return 'hsl(0 0% 55%)';
-  const h = (tensor * 137.508) % 360;
-  return `hsl(${h.toFixed(1)} 62% 58%)`;
+  let c = colours.get(tensor);
+  if (!c) {
+    c = tensor === NONE16 ? 'hsl(0 0% 55%)' : `hsl(${((tensor * 137.508) % 360).toFixed(1)} 62% 58%)`;
+    colours.set(tensor, c);
+  }
+  return c;
 }

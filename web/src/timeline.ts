@@ -4,7 +4,22 @@
 // the in-use curves, and the cursor. Only what is inside the visible event
 // range is drawn, and curves are reduced to one min/max pair per pixel, so a
 // trace of a million events still draws in a frame.
-import { Kind, Placement, POOL_FAST, Timeline, tensorColour } from './model';
+import { Kind, Mark, Placement, POOL_FAST, Timeline, tensorColour } from './model';
+
+// Placements shorter than this many events are found by binary search on
+// their start; the few longer ones are always considered.
+const SHORT = 4096;
+
+// First index in a list sorted by key whose key is >= v.
+function lowerBound<T>(list: T[], v: number, key: (t: T) => number): number {
+  let lo = 0, hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (key(list[mid]) < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 export interface View {
   start: number;  // first visible event (fractional)
@@ -24,6 +39,12 @@ export class TimelineView {
   private ctx: CanvasRenderingContext2D;
   view: View;
   cursor = 0;
+  private short: Placement[];
+  private long: Placement[];
+  // Everything but the cursor, drawn once per view and reused while the
+  // cursor moves, so scrubbing costs one image copy per frame.
+  private layer = document.createElement('canvas');
+  private layerKey = '';
 
   constructor(
     readonly timeline: Timeline,
@@ -35,6 +56,20 @@ export class TimelineView {
     this.canvas.height = 360;
     this.ctx = this.canvas.getContext('2d')!;
     this.view = { start: 0, end: Math.max(1, count) };
+    this.short = timeline.placements.filter((p) => p.end - p.start <= SHORT);  // stays sorted by start
+    this.long = timeline.placements.filter((p) => p.end - p.start > SHORT);
+  }
+
+  // Calls fn on every placement that overlaps the visible event range
+  // (stops early when fn returns true).
+  private forVisible(fn: (p: Placement) => boolean | void): void {
+    const { start, end } = this.view;
+    for (const p of this.long) if (p.end > start && p.start < end && fn(p)) return;
+    for (let k = lowerBound(this.short, start - SHORT, (p) => p.start); k < this.short.length; k++) {
+      const p = this.short[k];
+      if (p.start >= end) break;
+      if (p.end > start && fn(p)) return;
+    }
   }
 
   private laneH(): number {
@@ -63,9 +98,12 @@ export class TimelineView {
       if (py < top || py > top + this.laneH()) continue;
       const size = Math.max(1, pool === POOL_FAST ? this.arenas.fast : this.arenas.slow);
       const off = ((py - top) / this.laneH()) * size;
-      return this.timeline.placements.find(
-        (p) => p.pool === pool && p.start <= e && e < p.end && p.offset <= off && off < p.offset + p.bytes,
-      );
+      let hit: Placement | undefined;
+      this.forVisible((p) => {
+        if (p.pool === pool && p.start <= e && e < p.end && p.offset <= off && off < p.offset + p.bytes) hit = p;
+        return hit !== undefined;
+      });
+      return hit;
     }
     return undefined;
   }
@@ -96,9 +134,30 @@ export class TimelineView {
   }
 
   draw(): void {
-    const { ctx, canvas } = this;
+    const { canvas } = this;
     const w = canvas.clientWidth || 1000;
     if (canvas.width !== w) canvas.width = w;
+    const key = `${canvas.width}x${canvas.height}:${this.view.start}:${this.view.end}`;
+    if (key !== this.layerKey) {
+      this.layer.width = canvas.width;
+      this.layer.height = canvas.height;
+      this.drawLayer(this.layer.getContext('2d')!);
+      this.layerKey = key;
+    }
+    const ctx = this.ctx;
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.drawImage(this.layer, 0, 0);
+    const cx = this.x(this.cursor + 0.5);
+    ctx.strokeStyle = '#000';
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.moveTo(cx, 0);
+    ctx.lineTo(cx, canvas.height);
+    ctx.stroke();
+  }
+
+  private drawLayer(ctx: CanvasRenderingContext2D): void {
+    const canvas = this.layer;
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     const t = this.timeline;
     const vis = (a: number, b: number) => b > this.view.start && a < this.view.end;
@@ -128,14 +187,21 @@ export class TimelineView {
       ctx.fillText(`${pool === 0 ? 'fast' : 'slow'} ${pool === 0 ? this.arenas.fast : this.arenas.slow} B`, 2, top - 3);
     }
 
-    // Placements.
-    for (const p of t.placements) {
-      if (!vis(p.start, p.end)) continue;
-      const x0 = this.x(p.start), x1 = this.x(p.end);
+    // Placements. Many narrower than a pixel land in one column when zoomed
+    // out: one rectangle per column, tensor, pool and offset is enough.
+    const drawn = new Map<number, number>();
+    const scale = canvas.width / (this.view.end - this.view.start), v0 = this.view.start;
+    this.forVisible((p) => {
+      const x0 = (p.start - v0) * scale, x1 = (p.end - v0) * scale;
+      if (x1 - x0 < 1) {
+        const key = (p.tensor * 2 + p.pool) * 4294967296 + p.offset, col = Math.floor(x0);
+        if (drawn.get(key) === col) return;
+        drawn.set(key, col);
+      }
       const y0 = this.y(p.pool, p.offset), y1 = this.y(p.pool, p.offset + p.bytes);
       ctx.fillStyle = tensorColour(p.tensor);
       ctx.fillRect(x0, y0, Math.max(1, x1 - x0), Math.max(1, y1 - y0));
-    }
+    });
 
     // In-use curves, one min/max pair per pixel column.
     for (const pool of [0, 1]) {
@@ -160,9 +226,15 @@ export class TimelineView {
     const colours: Record<number, string> = {
       [Kind.LOAD]: '#1565c0', [Kind.SPILL]: '#c62828', [Kind.MOVE]: '#6a1b9a', [Kind.WEIGHTS]: '#616161', [Kind.COPY]: '#2e7d32',
     };
-    for (const m of t.marks) {
-      if (m.event < this.view.start || m.event >= this.view.end || (m.pool !== 0 && m.pool !== 1)) continue;
+    const lastCol = new Map<number, number>();
+    for (let k = lowerBound(t.marks, this.view.start, (m: Mark) => m.event); k < t.marks.length; k++) {
+      const m = t.marks[k];
+      if (m.event >= this.view.end) break;
+      if (m.pool !== 0 && m.pool !== 1) continue;
       const x = this.x(m.event + 0.5), y = this.y(m.pool, m.offset);
+      const key = m.kind * 2 + m.pool, col = Math.floor(x);  // one mark per kind, pool and column
+      if (lastCol.get(key) === col) continue;
+      lastCol.set(key, col);
       ctx.fillStyle = colours[m.kind] ?? '#000';
       ctx.beginPath();
       if (m.kind === Kind.LOAD) { ctx.moveTo(x - 4, y - 6); ctx.lineTo(x + 4, y - 6); ctx.lineTo(x, y); }
@@ -173,13 +245,5 @@ export class TimelineView {
       ctx.fill();
     }
 
-    // Cursor.
-    const cx = this.x(this.cursor + 0.5);
-    ctx.strokeStyle = '#000';
-    ctx.lineWidth = 1.5;
-    ctx.beginPath();
-    ctx.moveTo(cx, 0);
-    ctx.lineTo(cx, canvas.height);
-    ctx.stroke();
   }
 }
