@@ -243,3 +243,36 @@ TEST(S8Movement, PadUsesZeroPointAndConcatRequantises) {
 }
 
 }  // namespace
+
+// Binary operands under a band (runtime-semantics §4.4): a periodic operand
+// is read with the band-local index, which is right only when its period
+// divides a band row; a general-broadcast constant is refused.
+TEST(F32BinaryBand, PeriodicOperandsMustDivideABandRowAndGeneralConstantsAreRefused) {
+    auto run = [](std::vector<int32_t> cshape, bool with_shape) {
+        KPlan p;
+        uint16_t a = p.tensor(TIGRIS_DTYPE_FLOAT32, {1, 4, 2, 2}), y = p.tensor(TIGRIS_DTYPE_FLOAT32, {1, 4, 2, 2});
+        uint32_t n = 1;
+        for (int32_t d : cshape) n *= (uint32_t)d;
+        uint16_t w = p.weight(std::vector<float>(n, 1.0f));
+        uint16_t op = p.op(TIGRIS_OP_ADD, {a}, {y});
+        p.ops[op].weight_idx = w;
+        std::vector<uint8_t> attr = {1, 0, 0xFF, 0xFF};
+        if (with_shape)
+            for (int32_t d : cshape)
+                for (int k = 0; k < 4; k++) attr.push_back((uint8_t)((uint32_t)d >> (8 * k)));
+        p.attr(op, TIGRIS_ATTR_CONSTANT_OPERAND, attr.data(), attr.size());
+        p.finish();
+        auto &t = p.mem.tile;  // rows 1..2 of the height band: a row is 2*2 = 4 elements
+        t.active = 1;
+        t.out_h = 2;
+        t.in_h = 2;
+        t.out_w = 2;
+        t.in_w = 2;
+        return p.run_f32(op);
+    };
+    EXPECT_EQ(run({2}, false), 0);                 // per channel: period 2 divides a row of 4
+    EXPECT_EQ(run({1, 1, 2, 2}, true), 0);         // period 4 == one row
+    EXPECT_EQ(run({1, 4, 2, 2}, true), -1);        // dense constant: refused under a band
+    EXPECT_EQ(run({1, 2, 2, 2}, true), -1);        // does not broadcast (2 vs 4 rows): refused anyway
+    EXPECT_EQ(run({1, 4, 1, 2}, true), -1);        // general broadcast constant: refused under a band
+}

@@ -224,18 +224,11 @@ static inline void tk_taps(int32_t base, int32_t taps, int32_t d, int32_t e, int
 
 /* ---- Pointwise ops under a band ---- */
 
-/* Elements a pointwise op processes for tensor v, and the element offset of
- * the first one in its buffer (roll offset), given the band in mem->tile. */
-static inline int tk_band_span(const tigris_mem_t *mem, const tk_view_t *v, int is_output, uint32_t *count,
-                               uint32_t *offset) {
+/* Row layout of tensor v under the band in mem->tile: elements per band row,
+ * independent blocks before the band axis, and the axis' full extent. */
+static inline int tk_band_rows(const tigris_mem_t *mem, const tk_view_t *v, uint64_t *row, uint64_t *outer,
+                               uint64_t *rows_total) {
     const tigris_tile_ctx_t *tc = &mem->tile;
-    *offset = 0;
-    if (!tc->active) {
-        *count = v->numel;
-        return 0;
-    }
-    if (tc->out_h < 0 || tc->out_row_start < 0 || tc->in_row_start < 0) return -1;
-    uint64_t row = 0, rows_total = 0, outer = 1;
     if (tc->row_tiled == TIGRIS_ROW_MODE_ROWS || tc->row_tiled == TIGRIS_ROW_MODE_LEADING) {
         int32_t ax = -1;
         if (tc->row_tiled == TIGRIS_ROW_MODE_ROWS) {
@@ -248,21 +241,37 @@ static inline int tk_band_span(const tigris_mem_t *mem, const tk_view_t *v, int 
         /* 32-bit divisions: numel < 2^31, and lx106 has no 64-bit divide. */
         uint32_t o32 = 1;
         for (int32_t i = 0; i < ax; i++) o32 *= (uint32_t)v->dim[i];
-        rows_total = (uint64_t)v->dim[ax];
-        row = v->numel / (uint32_t)v->dim[ax] / o32;
-        outer = o32;
-    } else {
-        if (v->rank == 4) {
-            int32_t w = tc->out_w > 0 ? tc->out_w : v->dim[2];
-            row = (uint64_t)w * (uint64_t)v->dim[3];
-        } else if (v->rank == 3) {
-            row = (uint64_t)v->dim[2];
-        } else {
-            return -1;
-        }
-        outer = (uint64_t)v->dim[0];
-        rows_total = (uint64_t)v->dim[1];
+        *rows_total = (uint64_t)v->dim[ax];
+        *row = v->numel / (uint32_t)v->dim[ax] / o32;
+        *outer = o32;
+        return 0;
     }
+    if (v->rank == 4) {
+        int32_t w = tc->out_w > 0 ? tc->out_w : v->dim[2];
+        *row = (uint64_t)w * (uint64_t)v->dim[3];
+    } else if (v->rank == 3) {
+        *row = (uint64_t)v->dim[2];
+    } else {
+        return -1;
+    }
+    *outer = (uint64_t)v->dim[0];
+    *rows_total = (uint64_t)v->dim[1];
+    return 0;
+}
+
+/* Elements a pointwise op processes for tensor v, and the element offset of
+ * the first one in its buffer (roll offset), given the band in mem->tile. */
+static inline int tk_band_span(const tigris_mem_t *mem, const tk_view_t *v, int is_output, uint32_t *count,
+                               uint32_t *offset) {
+    const tigris_tile_ctx_t *tc = &mem->tile;
+    *offset = 0;
+    if (!tc->active) {
+        *count = v->numel;
+        return 0;
+    }
+    if (tc->out_h < 0 || tc->out_row_start < 0 || tc->in_row_start < 0) return -1;
+    uint64_t row = 0, rows_total = 0, outer = 1;
+    if (tk_band_rows(mem, v, &row, &outer, &rows_total)) return -1;
     int32_t start = is_output ? tc->out_row_start : tc->in_row_start;
     if ((uint64_t)tc->out_h + (uint64_t)start > rows_total) return -1;
     /* A roll offset only happens with one batch: offsets index that batch. */
@@ -396,7 +405,8 @@ static inline int tk_binary_setup(const tigris_plan_t *plan, const tigris_op_t *
                     o->quant = &plan->quant_params[qi];
                 }
             }
-            if (mem->tile.active && o->kind == TK_OPND_DENSE) return -1;
+            /* Under a tile only periodic constants are read (whole), §4.4. */
+            if (mem->tile.active && o->kind != TK_OPND_PERIODIC) return -1;
         } else {
             tk_view_t v;
             int32_t ii = tk_in_idx(plan, op, (uint32_t)next_rt++);
@@ -413,6 +423,16 @@ static inline int tk_binary_setup(const tigris_plan_t *plan, const tigris_op_t *
                 return -1;
             }
         }
+    }
+    /* A periodic operand is indexed with the band-local element index, which
+     * has the residue of the global one only when its period divides one band
+     * row (rows start every band, in every batch). */
+    if (mem->tile.active) {
+        uint64_t row = 0, outer = 1, total = 0;
+        if (tk_band_rows(mem, &b->out, &row, &outer, &total)) return -1;
+        for (int32_t k = 0; k < 2; k++)
+            if (b->a[k].kind == TK_OPND_PERIODIC && (b->a[k].period == 0 || (uint32_t)row % b->a[k].period != 0))
+                return -1;
     }
     return 0;
 }
