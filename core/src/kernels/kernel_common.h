@@ -473,6 +473,9 @@ int tk_f32_reduce_mean(const tigris_plan_t *, const tigris_op_t *, uint16_t, tig
 /* <<< movement */
 
 /* >>> recurrent (recurrent and detection: recurrent.c, detection.c) */
+int tk_f32_svdf(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_lstm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_detection_postprocess(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< recurrent */
 #endif
 
@@ -527,6 +530,7 @@ int tk_s8_mean_multiplier(uint32_t sin_bits, uint32_t sout_bits, uint32_t count,
 /* <<< movement */
 
 /* >>> recurrent (recurrent and detection: recurrent.c, detection.c) */
+int tk_s8_svdf(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< recurrent */
 #endif
 
