@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "test_executor_harness.h"
 #include "test_kernels_plan.h"
 
 using kt::KPlan;
@@ -714,6 +715,69 @@ TEST(KernelsRecurrentDetection, Refusals) {
         dp.p.tensors[dp.sc].quant_param_idx = TIGRIS_NONE16;
         EXPECT_EQ(dp.p.run_s8(dp.op), -1);
     }
+}
+
+// Through the loader and executor: the next state written by one run is the
+// state the next run reads (units 1, rank 1, memory 2, features 1, fw = 1,
+// tw = (1, 10), no bias; the state starts at 0).
+TEST(KernelsRecurrentSvdf, F32StateCarriedByTheExecutor) {
+    using tigris_test::PlanBuilder;
+    PlanBuilder b(10);
+    uint16_t x = b.add_tensor("x", TIGRIS_DTYPE_FLOAT32, {1, 1}, TIGRIS_TENSOR_MODEL_INPUT);
+    uint16_t s = b.add_tensor("s", TIGRIS_DTYPE_FLOAT32, {1, 2}, TIGRIS_TENSOR_STATE);
+    uint16_t y = b.add_tensor("y", TIGRIS_DTYPE_FLOAT32, {1, 1}, TIGRIS_TENSOR_MODEL_OUTPUT);
+    uint16_t ns = b.add_tensor("s.next", TIGRIS_DTYPE_FLOAT32, {1, 2}, TIGRIS_TENSOR_STATE);
+    uint16_t fw = b.add_float_weight("fw", {1}), tw = b.add_float_weight("tw", {1, 10});
+    uint16_t op = b.add_op(TIGRIS_OP_SVDF, {x, s}, {y, ns}, "svdf");
+    b.add_attribute(op, TIGRIS_ATTR_CONSTANTS, tigris_test::le_u16({fw, tw, TIGRIS_NONE16}));
+    b.add_attribute(op, TIGRIS_ATTR_SVDF, tigris_test::le_i32({1}));
+    b.add_stage({op}, {x, s}, {y, ns});
+    b.add_state(s, ns, tigris_test::le_f32({0, 0}));
+    tigris_exec_test::Harness h;
+    ASSERT_TRUE(h.load(b.build(), 4096, 4096));
+    std::vector<uint8_t> state(tigris_state_required(&h.plan));
+    ASSERT_EQ(tigris_state_init(&h.plan, state.data(), state.size()), TIGRIS_EXEC_OK);
+    // x = 3: state (0, 3), y = 30; x = 5: (3, 5), y = 53; x = -1: (5, -1), y = -5.
+    const float xs[3] = {3, 5, -1}, ys[3] = {30, 53, -5};
+    for (int run = 0; run < 3; run++) {
+        h.write_f32(x, {xs[run]});
+        ASSERT_EQ(tigris_run_with_state(&h.plan, &h.mem, tigris_dispatch_kernel, nullptr, &h.stats, h.ws.data(),
+                                        h.ws.size(), state.data(), state.size()),
+                  TIGRIS_EXEC_OK);
+        EXPECT_EQ(h.read_f32(y), std::vector<float>{ys[run]}) << run;
+    }
+}
+
+TEST(KernelsRecurrentDetection, RegularTruncatesToMaxDetectionsAndPerClass) {
+    // One class, no background, per_class 1: only the best box of the class
+    // survives even though the others do not overlap it.
+    DetOpts o;
+    o.regular = 1;
+    o.classes = 1;
+    o.per_class = 1;
+    o.max_det = 2;
+    DetPlan dp;
+    build_det(dp, o, 3, 1, {0.5f, 0.5f, 1, 1, 5.5f, 5.5f, 1, 1, 9.5f, 9.5f, 1, 1});
+    dp.p.set<float>(dp.bx, std::vector<float>(12, 0.0f));
+    dp.p.set<float>(dp.sc, {0.3f, 0.9f, 0.6f});
+    ASSERT_EQ(dp.p.run_f32(dp.op), 0);
+    EXPECT_EQ(dp.p.data<float>(dp.on)[0], 1.0f);
+    expect_box(dp.p.data<float>(dp.ob), 5, 5, 6, 6);
+    EXPECT_EQ(dp.p.get<float>(dp.os), (std::vector<float>{0.9f, 0}));
+    // Two classes, per_class 2, max_det 2: four survivors, the top two kept.
+    DetOpts o2 = o;
+    o2.classes = 2;
+    o2.per_class = 2;
+    DetPlan dp2;
+    build_det(dp2, o2, 3, 2, {0.5f, 0.5f, 1, 1, 5.5f, 5.5f, 1, 1, 9.5f, 9.5f, 1, 1});
+    dp2.p.set<float>(dp2.bx, std::vector<float>(12, 0.0f));
+    dp2.p.set<float>(dp2.sc, {0.3f, 0.5f, 0.9f, 0.25f, 0.6f, 0.95f});
+    ASSERT_EQ(dp2.p.run_f32(dp2.op), 0);
+    EXPECT_EQ(dp2.p.data<float>(dp2.on)[0], 2.0f);
+    EXPECT_EQ(dp2.p.get<float>(dp2.os), (std::vector<float>{0.95f, 0.9f}));
+    EXPECT_EQ(dp2.p.get<float>(dp2.oc), (std::vector<float>{1, 0}));
+    expect_box(dp2.p.data<float>(dp2.ob), 9, 9, 10, 10);
+    expect_box(dp2.p.data<float>(dp2.ob) + 4, 5, 5, 6, 6);
 }
 
 }  // namespace
