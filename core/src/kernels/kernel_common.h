@@ -555,6 +555,9 @@ int tk_f32_resize_linear(const tigris_plan_t *, const tigris_op_t *, uint16_t, t
 /* <<< movement */
 
 /* >>> recurrent (recurrent and detection: recurrent.c, detection.c) */
+int tk_f32_svdf(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_lstm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_f32_detection_postprocess(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< recurrent */
 #endif
 
@@ -670,6 +673,7 @@ int tk_s8_resize_linear(const tigris_plan_t *, const tigris_op_t *, uint16_t, ti
 /* <<< movement */
 
 /* >>> recurrent (recurrent and detection: recurrent.c, detection.c) */
+int tk_s8_svdf(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< recurrent */
 #endif
 

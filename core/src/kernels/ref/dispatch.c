@@ -110,6 +110,9 @@ static const tk_kernel_fn f32_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
     /* <<< movement */
 
     /* >>> recurrent (recurrent and detection: recurrent.c, detection.c) */
+    [TIGRIS_OP_SVDF] = tk_f32_svdf,
+    [TIGRIS_OP_LSTM] = tk_f32_lstm,
+    [TIGRIS_OP_DETECTION_POSTPROCESS] = tk_f32_detection_postprocess,
     /* <<< recurrent */
 };
 
