@@ -193,8 +193,16 @@ RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uin
     std::vector<uint8_t> ws(tigris_executor_workspace_required(&plan));
     const bool wrap = !opt.dump_tensors_dir.empty() || opt.should_stop || opt.max_trace_events;
     auto t0 = std::chrono::steady_clock::now();
-    tigris_exec_error_t xe = tigris_run_with_workspace_buffer(&plan, &mem, wrap ? host_kernel : kernel,
-                                                              wrap ? &ctx : nullptr, &res.stats, ws.data(), ws.size());
+    // Plans with state (SVDF, LSTM, variables) start every run from the
+    // plan's initial values: one `tigris run` is one inference.
+    std::vector<uint8_t> state(tigris_state_required(&plan));
+    if (!state.empty()) {
+        tigris_exec_error_t se = tigris_state_init(&plan, state.data(), state.size());
+        if (se != TIGRIS_EXEC_OK)
+            return refused("state", std::string("cannot set up the plan's state: ") + tigris_exec_error_str(se), se);
+    }
+    tigris_exec_error_t xe = tigris_run_with_state(&plan, &mem, wrap ? host_kernel : kernel, wrap ? &ctx : nullptr,
+                                                   &res.stats, ws.data(), ws.size(), state.data(), state.size());
     res.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     res.fast_peak = mem.fast_peak;
     res.slow_peak = mem.slow_peak;

@@ -71,14 +71,26 @@ TEST(OpPlansCli, EveryCaseGivesItsExpectedBytes) {
     }
 }
 
+// Routes the runtime does not have yet, each with the reason (docs/kernels.md).
+// An entry here must really be missing: the test fails once a case exists,
+// so the list cannot outlive the gap.
+const std::map<std::string, std::string> kNotYet = {
+    {"86/s8", "int8 LSTM (TFLite's integer 8x8->16 LSTM) is not implemented; int8 LSTM plans fail at run time"},
+};
+
 TEST(OpPlansCli, EveryKernelRouteHasACase) {
     std::map<int, std::set<std::string>> have;
     for (const OpCase &c : all_cases()) have[c.opcode].insert(c.route);
-    std::string missing;
+    std::string missing, stale;
     for (const auto &[op, routes] : required_routes())
-        for (const std::string &route : routes)
-            if (!have[op].count(route)) missing += " " + std::to_string(op) + "/" + route;
+        for (const std::string &route : routes) {
+            const std::string key = std::to_string(op) + "/" + route;
+            const bool known_gap = kNotYet.count(key) > 0;
+            if (!have[op].count(route) && !known_gap) missing += " " + key;
+            if (have[op].count(route) && known_gap) stale += " " + key;
+        }
     EXPECT_TRUE(missing.empty()) << "opcode/route without a tigris-run case:" << missing;
+    EXPECT_TRUE(stale.empty()) << "listed as not implemented but a case exists (remove from kNotYet):" << stale;
 }
 
 }  // namespace

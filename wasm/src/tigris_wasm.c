@@ -309,6 +309,7 @@ EMSCRIPTEN_KEEPALIVE int tw_run(tw_ctx *c, uint32_t fast, uint32_t slow, int bac
     uint8_t *slow_buf = aligned_alloc(64, ((size_t)slow + 63) & ~(size_t)63);
     size_t ws_len = tigris_executor_workspace_required(p);
     uint8_t *ws = malloc(ws_len ? ws_len : 1);
+    void *state = NULL;
     int rc = 0;
     tigris_mem_t mem;
     if (!ptrs || !fast_buf || !slow_buf || !ws) {
@@ -332,7 +333,18 @@ EMSCRIPTEN_KEEPALIVE int tw_run(tw_ctx *c, uint32_t fast, uint32_t slow, int bac
         }
         at += n;
     }
-    rc = tigris_run_with_workspace_buffer(p, &mem, kernel, NULL, &c->stats, ws, ws_len);
+    /* Plans with state start every run from the plan's initial values. */
+    size_t st_len = tigris_state_required(p);
+    if (st_len) {
+        state = malloc(st_len);
+        if (!state) {
+            rc = TW_ERR_ALLOC;
+            goto out;
+        }
+        rc = tigris_state_init(p, state, st_len);
+        if (rc != TIGRIS_EXEC_OK) goto out;
+    }
+    rc = tigris_run_with_state(p, &mem, kernel, NULL, &c->stats, ws, ws_len, state, st_len);
     c->fast_peak = mem.fast_peak;
     c->slow_peak = mem.slow_peak;
     if (rc != TIGRIS_EXEC_OK) goto out;
@@ -355,6 +367,7 @@ EMSCRIPTEN_KEEPALIVE int tw_run(tw_ctx *c, uint32_t fast, uint32_t slow, int bac
     }
     c->outputs_len = total;
 out:
+    free(state);
     free(ws);
     free(slow_buf);
     free(fast_buf);
