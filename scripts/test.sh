@@ -198,6 +198,7 @@ if has_preset fuzz; then
         [ -d "$ROOT/tests/fuzz/regressions/$t" ] && dirs+=("$ROOT/tests/fuzz/regressions/$t")
         [ -d "$SHARED/corpus" ] && dirs+=("$SHARED/corpus")
         [ -d "$SHARED/corpus/negative" ] && dirs+=("$SHARED/corpus/negative")
+        [ "$t" = fuzz_import ] && [ -d "$SHARED/models" ] && dirs+=("$SHARED/models")
         if ! check "fuzz-$t-${secs}s" "$fuzz_dir/tests/fuzz/$t" -max_total_time="$secs" -timeout=10 \
               -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts" "${dirs[@]}"; then
           echo "        reproducers: $(ls "$artifacts" 2>/dev/null | tr '\n' ' ')"

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "tigris.h"
 #include "tigris_import/quant.hpp"
@@ -177,36 +178,49 @@ struct Lowering {
         const int32_t z = (int32_t)t(out).quant.zero_point[0];
         int32_t lo = -128, hi = 127;
         if (o.fused_act == TIGRIS_ACT_RELU || o.fused_act == TIGRIS_ACT_RELU6) lo = std::max(lo, z);
-        if (o.fused_act == TIGRIS_ACT_RELU6) hi = std::min(hi, z + (int32_t)std::round(6.0f / s));
+        if (o.fused_act == TIGRIS_ACT_RELU6) {
+            const float six = std::round(6.0f / s);  // finite and positive: scales were checked
+            hi = (int32_t)std::min<int64_t>(hi, (int64_t)z + (six < 1e6f ? (int64_t)six : 1000000));
+        }
         o.act_min = (int8_t)lo;
         o.act_max = (int8_t)hi;
     }
 
     // ---- padding ----
     // TFLite SAME padding: the total the window overhangs, the smaller half first.
-    static std::pair<uint16_t, uint16_t> same_pads(int32_t in, int32_t out, int32_t k, int32_t s, int32_t d) {
-        const int32_t eff = (k - 1) * d + 1;
-        const int32_t total = std::max((out - 1) * s + eff - in, 0);
-        return {(uint16_t)(total / 2), (uint16_t)(total - total / 2)};
+    // In 64 bits: shapes and options come from the file. nullopt when a pad
+    // does not fit the format's 16-bit fields.
+    static std::optional<std::pair<uint16_t, uint16_t>> same_pads(int64_t in, int64_t out, int64_t k, int64_t s,
+                                                                    int64_t d) {
+        const int64_t eff = (k - 1) * d + 1;
+        const int64_t total = std::max<int64_t>((out - 1) * s + eff - in, 0);
+        if (total - total / 2 > 0xFFFF) return std::nullopt;
+        return std::pair<uint16_t, uint16_t>{(uint16_t)(total / 2), (uint16_t)(total - total / 2)};
     }
 
     void windowed(pf::Op &o, const tfl::Operator &op, int32_t kh, int32_t kw, int32_t in, int32_t out, size_t i) {
         const tfl::Options &p = op.options;
         const auto &is = t(in).shape, &os = t(out).shape;
         if (is.size() != 4 || os.size() != 4) refuse(RefusalKind::InvalidModel, who(i) + ": input and output must be rank 4");
-        if (kh > 255 || kw > 255 || p.stride_h > 255 || p.stride_w > 255 || p.stride_h <= 0 || p.stride_w <= 0)
-            refuse(RefusalKind::UnsupportedAttribute, who(i) + ": kernel or stride above 255 or not positive");
+        if (kh <= 0 || kw <= 0 || kh > 255 || kw > 255 || p.stride_h > 255 || p.stride_w > 255 || p.stride_h <= 0 ||
+            p.stride_w <= 0)
+            refuse(RefusalKind::UnsupportedAttribute, who(i) + ": kernel or stride not in 1..255");
         o.spatial = tigris_spatial_t{};
         o.spatial.kernel_h = (uint8_t)kh;
         o.spatial.kernel_w = (uint8_t)kw;
         o.spatial.stride_h = (uint8_t)p.stride_h;
         o.spatial.stride_w = (uint8_t)p.stride_w;
+        if (p.dilation_h > 0xFFFF || p.dilation_w > 0xFFFF)
+            refuse(RefusalKind::UnsupportedAttribute, who(i) + ": dilation above 65535");
         o.spatial.dilation_h = (uint16_t)std::max(1, p.dilation_h);
         o.spatial.dilation_w = (uint16_t)std::max(1, p.dilation_w);
         o.spatial.group = 1;
         if (p.padding == 0) {
-            const auto [top, bottom] = same_pads(is[1], os[1], kh, p.stride_h, o.spatial.dilation_h);
-            const auto [left, right] = same_pads(is[2], os[2], kw, p.stride_w, o.spatial.dilation_w);
+            const auto hp = same_pads(is[1], os[1], kh, p.stride_h, o.spatial.dilation_h);
+            const auto wp = same_pads(is[2], os[2], kw, p.stride_w, o.spatial.dilation_w);
+            if (!hp || !wp) refuse(RefusalKind::InvalidModel, who(i) + ": padding does not fit 16 bits");
+            const auto [top, bottom] = *hp;
+            const auto [left, right] = *wp;
             o.spatial.pad_top = top;
             o.spatial.pad_bottom = bottom;
             o.spatial.pad_left = left;
@@ -225,6 +239,7 @@ struct Lowering {
             (is_const(x) ? cs : rt).push_back(x);
         }
         if (op.outputs.size() != 1) refuse(RefusalKind::UnsupportedOperator, who(i) + " with several outputs is not lowered yet");
+        if (rt.empty() || op.outputs[0] < 0) refuse(RefusalKind::InvalidModel, who(i) + " has no runtime input or output");
         const int32_t out = op.outputs[0];
         const std::string w = who(i);
         pf::Op o;
