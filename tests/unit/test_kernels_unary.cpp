@@ -571,10 +571,14 @@ TEST(S8Unary, RolledBandAndRefusals) {
         for (int i = 0; i < 16; i++) x[i] = (int8_t)(i * 7 - 100);
         p.ptrs[in] = x.data();
         p.ptrs[out] = y.data();
-        // Whole-tensor reference first.
-        std::vector<int8_t> whole(16);
+        // Whole-tensor reference first, on buffers of the whole tensor (6 rows
+        // of 4): the band buffers below hold only 4 rows.
+        std::vector<int8_t> xw(24, 5), whole(24);
+        std::copy(x.begin(), x.end(), xw.begin());
+        p.ptrs[in] = xw.data();
         p.ptrs[out] = whole.data();
         ASSERT_EQ(p.run_s8(op), 0);
+        p.ptrs[in] = x.data();
         p.ptrs[out] = y.data();
         auto &t = p.mem.tile;
         t.active = 1;
