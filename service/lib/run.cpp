@@ -1,5 +1,6 @@
 // run.cpp - one inference on the host with caller-sized arenas.
 #include "tigris_host/run.hpp"
+#include "tigris_host/names.hpp"
 
 #include <chrono>
 #include <cstring>
@@ -115,7 +116,7 @@ RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uin
     tigris_error_t le = tigris_plan_load(blob.p, static_cast<uint32_t>(plan_bytes.size()), &plan);
     if (le != TIGRIS_OK)
         return refused("plan refused",
-                       std::string("the runtime refuses this plan: ") + tigris_error_str(le) +
+                       std::string("the runtime refuses this plan: ") + error_name(le) + ": " + tigris_error_str(le) +
                            " (run `tigris inspect` on it for details)",
                        le);
 
@@ -140,6 +141,21 @@ RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uin
 
     size_t need = 0;
     for (uint8_t i = 0; i < plan.header->num_model_inputs; i++) need += tigris_iface_bytes(&plan, plan.model_inputs[i]);
+    if (opt.input_sizes) {
+        const auto &sz = *opt.input_sizes;
+        if (sz.size() != plan.header->num_model_inputs)
+            return refused("bad input size", "the plan has " + std::to_string(plan.header->num_model_inputs) +
+                                                 " model inputs but " + std::to_string(sz.size()) + " were given");
+        for (uint8_t i = 0; i < plan.header->num_model_inputs; i++) {
+            const uint16_t t = plan.model_inputs[i];
+            const uint32_t want = tigris_iface_bytes(&plan, t);
+            if (sz[i] != want)
+                return refused("bad input size",
+                               "input " + std::to_string(i) + " (\"" + tigris_tensor_name(&plan, &plan.tensors[t]) +
+                                   "\") has " + std::to_string(sz[i]) + " bytes; it takes " + std::to_string(want) +
+                                   " bytes");
+        }
+    }
     if (need != input.size()) {
         RunResult r = refused("bad input size", "the input has " + std::to_string(input.size()) +
                                                     " bytes but the model inputs need " + std::to_string(need) +
@@ -227,6 +243,7 @@ RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uin
         uint32_t n = tigris_iface_bytes(&plan, t);
         size_t base = res.outputs.size();
         res.outputs.resize(base + n);
+        res.output_sizes.push_back(n);
         tigris_error_t oe = tigris_output_read(&plan, &mem, t, res.outputs.data() + base, n);
         if (oe != TIGRIS_OK) return refused("output", std::string("cannot read model output: ") + tigris_error_str(oe), oe);
     }

@@ -229,26 +229,16 @@ private:
         return "the plan is refused: " + rep.status.name + ": " + rep.status.message;
     }
 
-    // Checks the request against the plan and the limits, then runs it.
+    // Runs the request with the server's limits. The host library checks
+    // the plan and each input (by size, naming the input) as the CLI does.
     Status execute(grpc::ServerContext *ctx, const v1::RunRequest &req, bool trace, host::RunResult &r) {
         const std::string &pb = req.plan();
         const std::vector<uint8_t> plan(pb.begin(), pb.end());
-        const host::InspectReport rep = host::inspect(plan);
-        if (!rep.status.ok() || !rep.plan) return Status(StatusCode::INVALID_ARGUMENT, refused_message(rep));
-        const auto &ins = rep.plan->inputs;
-        if ((size_t)req.inputs_size() != ins.size())
-            return Status(StatusCode::INVALID_ARGUMENT, "the plan has " + std::to_string(ins.size()) +
-                                                            " model inputs but the request carries " +
-                                                            std::to_string(req.inputs_size()));
         std::vector<uint8_t> input;
-        for (size_t i = 0; i < ins.size(); ++i) {
-            const std::string &b = req.inputs((int)i);
-            const uint32_t want = ins[i].declared_bytes ? ins[i].declared_bytes : ins[i].stored_bytes;
-            if (b.size() != want)
-                return Status(StatusCode::INVALID_ARGUMENT,
-                              "input " + std::to_string(i) + " (\"" + ins[i].name + "\") has " + std::to_string(b.size()) +
-                                  " bytes; it takes " + std::to_string(want) + " bytes of " + ins[i].declared_dtype);
+        std::vector<uint32_t> sizes;
+        for (const std::string &b : req.inputs()) {
             input.insert(input.end(), b.begin(), b.end());
+            sizes.push_back((uint32_t)b.size());
         }
         host::RunOptions opt;
         switch (req.backend()) {
@@ -258,6 +248,7 @@ private:
         }
         if (req.fast_bytes()) opt.fast_bytes = req.fast_bytes();
         if (req.slow_bytes()) opt.slow_bytes = req.slow_bytes();
+        opt.input_sizes = sizes;
         opt.max_arena_bytes = limits_.max_arena_bytes;
         opt.collect_trace = trace;
         opt.max_trace_events = trace ? limits_.max_trace_events : 0;
@@ -289,13 +280,10 @@ private:
     }
 
     // RunResult::outputs is every model output concatenated: cut it per output.
-    static std::vector<std::string> split_outputs(const v1::RunRequest &req, const host::RunResult &r) {
-        const std::string &pb = req.plan();
-        const host::InspectReport rep = host::inspect({reinterpret_cast<const uint8_t *>(pb.data()), pb.size()});
+    static std::vector<std::string> split_outputs(const v1::RunRequest &, const host::RunResult &r) {
         std::vector<std::string> out;
         size_t at = 0;
-        for (const auto &t : rep.plan->outputs) {
-            const size_t n = t.declared_bytes ? t.declared_bytes : t.stored_bytes;
+        for (uint32_t n : r.output_sizes) {
             out.emplace_back(reinterpret_cast<const char *>(r.outputs.data()) + at, n);
             at += n;
         }

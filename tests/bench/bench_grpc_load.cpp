@@ -1,6 +1,6 @@
 // bench_grpc_load.cpp - load on `tigris serve`'s service over loopback:
 //
-//   tigris_grpc_load [--clients 200] [--calls 50] [--case linebuf_conv_chain_v5.pattern]
+//   tigris_grpc_load [--clients 200] [--calls 50] [--case linebuf_s8_conv_sig_chain_v5.pattern]
 //
 // Starts the service in this process on a free loopback port, measures the
 // in-process rate of the same run (host library, one thread per core), then
@@ -65,7 +65,7 @@ double pct(std::vector<double> v, double p) {
 int main(int argc, char **argv) {
     int clients = 200, calls = 50;
     double min_ratio = 0.9;
-    std::string name = "linebuf_conv_chain_v5.pattern";
+    std::string name = "linebuf_s8_conv_sig_chain_v5.pattern";
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
         if (a == "--clients") clients = std::atoi(argv[i + 1]);

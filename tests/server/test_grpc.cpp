@@ -168,7 +168,7 @@ TEST(Grpc, RunErrorsMapToTheirCodes) {
     bad_plan.set_plan(plan.substr(0, 40));
     grpc::Status st = run(bad_plan);
     EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-    EXPECT_NE(st.error_message().find("refused"), std::string::npos) << st.error_message();
+    EXPECT_NE(st.error_message().find("refuses this plan: TIGRIS_ERR_"), std::string::npos) << st.error_message();
 
     v1::RunRequest short_input = ok;
     short_input.set_inputs(0, std::string(10, '\0'));

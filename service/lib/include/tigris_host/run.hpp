@@ -26,6 +26,9 @@ struct RunOptions {
     // Asked before every kernel call; returning true stops the run there
     // (RunResult::stopped), so a server can honour deadlines and cancellation.
     std::function<bool()> should_stop;
+    // When set: the caller's bytes per model input (e.g. one gRPC message
+    // each), checked one by one so a refusal names the input.
+    std::optional<std::vector<uint32_t>> input_sizes;
     uint64_t max_arena_bytes = 0;   // fast + slow above this: refused ("arena limit"); 0 = no limit
     uint64_t max_trace_events = 0;  // more events stop the run (trace_overflow); 0 = no limit
 };
@@ -44,6 +47,7 @@ struct RunResult {
     size_t input_bytes_needed = 0;
 
     std::vector<uint8_t> outputs;  // model outputs concatenated, declared dtypes
+    std::vector<uint32_t> output_sizes;  // bytes of each model output in `outputs`
     tigris_exec_stats_t stats{};
     uint32_t fast_size = 0, slow_size = 0;
     uint32_t fast_peak = 0, slow_peak = 0;
