@@ -335,6 +335,19 @@ static inline int tk_operand_layout(const tk_view_t *out, const int32_t *d, int3
     return 0;
 }
 
+/* A periodic operand is indexed with the band-local element index, which has
+ * the residue of the global one only when its period divides one band row
+ * (rows start every band, in every batch). 0 when n operands are fine. */
+static inline int tk_operands_band_ok(const tigris_mem_t *mem, const tk_view_t *out, const tk_operand_t *o,
+                                      uint32_t n) {
+    if (!mem->tile.active) return 0;
+    uint64_t row = 0, outer = 1, total = 0;
+    if (tk_band_rows(mem, out, &row, &outer, &total)) return -1;
+    for (uint32_t k = 0; k < n; k++)
+        if (o[k].kind == TK_OPND_PERIODIC && (o[k].period == 0 || (uint32_t)row % o[k].period != 0)) return -1;
+    return 0;
+}
+
 /* Resolve the two operands of a binary op (runtime tensors, or one constant
  * from weight_idx as CONSTANT_OPERAND or the float short forms), their
  * broadcast layout, and the band of the output to compute. */
@@ -424,26 +437,16 @@ static inline int tk_binary_setup(const tigris_plan_t *plan, const tigris_op_t *
             }
         }
     }
-    /* A periodic operand is indexed with the band-local element index, which
-     * has the residue of the global one only when its period divides one band
-     * row (rows start every band, in every batch). */
-    if (mem->tile.active) {
-        uint64_t row = 0, outer = 1, total = 0;
-        if (tk_band_rows(mem, &b->out, &row, &outer, &total)) return -1;
-        for (int32_t k = 0; k < 2; k++)
-            if (b->a[k].kind == TK_OPND_PERIODIC && (b->a[k].period == 0 || (uint32_t)row % b->a[k].period != 0))
-                return -1;
-    }
-    return 0;
+    return tk_operands_band_ok(mem, &b->out, b->a, 2);
 }
 
 /* Element index into operand o for output element i (band-local). */
-static inline uint32_t tk_operand_at(const tk_binary_t *b, const tk_operand_t *o, uint32_t i) {
+static inline uint32_t tk_operand_at(const tk_view_t *out, const tk_operand_t *o, uint32_t i) {
     if (o->kind == TK_OPND_DENSE) return i;
     if (o->kind == TK_OPND_PERIODIC) return i % o->period;
     uint32_t idx = 0;
-    for (int32_t k = b->out.rank - 1; k >= 0; k--) {
-        uint32_t d = (uint32_t)b->out.dim[k];
+    for (int32_t k = out->rank - 1; k >= 0; k--) {
+        uint32_t d = (uint32_t)out->dim[k];
         idx += (i % d) * o->stride[k];
         i /= d;
     }
@@ -502,10 +505,6 @@ int tk_f32_reduce_sum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigr
 int tk_f32_cumsum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_f32_arg_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_f32_arg_min(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* Shared by both builds (s8/reduce.c, or ref/reduce.c in float-only builds). */
-int tk_any_reduce_all(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_reduce_layout(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *, uint8_t din, uint8_t dout,
-                     int kind, uint32_t lay[3], const uint8_t **x, uint8_t **y, int32_t *axis);
 /* <<< reduce */
 
 /* >>> binary (elementwise binary: elementwise.c) */
@@ -519,19 +518,6 @@ int tk_f32_prelu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_me
 /* <<< binary */
 
 /* >>> logic (comparison, logic, select, cast, add-n: logic.c) */
-/* Operands of comparisons, logic ops and select: `arity` operands (runtime
- * inputs or one constant via CONSTANT_OPERAND) of dtypes in_dtype[k],
- * broadcast to an output of out_dtype; fills out, *y (band start), *count
- * (band elements) and opnd[0..arity). Byte level, in s8/logic.c (compiled
- * through ref/logic.c in float-only builds). */
-int tk_any_operands(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
-                    uint32_t arity, const uint8_t *in_dtype, uint8_t out_dtype, tk_view_t *out, uint8_t **y,
-                    uint32_t *count, tk_operand_t *opnd);
-uint32_t tk_any_operand_at(const tk_view_t *out, const tk_operand_t *o, uint32_t i);
-int tk_any_logical_and(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_logical_or(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_logical_not(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_select_v2(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_f32_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_f32_less(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_f32_less_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
@@ -566,6 +552,24 @@ int tk_f32_detection_postprocess(const tigris_plan_t *, const tigris_op_t *, uin
 int tk_any_reshape(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_any_concat(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_any_pad(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+
+/* Byte-level parts of the reduce and logic families: in s8/reduce.c and
+ * s8/logic.c, compiled from ref/reduce.c and ref/logic.c in float-only builds,
+ * so they exist once in every build. */
+int tk_any_reduce_all(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_reduce_layout(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *, uint8_t din, uint8_t dout,
+                     int kind, uint32_t lay[3], const uint8_t **x, uint8_t **y, int32_t *axis);
+/* Operands of comparisons, logic ops and select: `arity` operands (runtime
+ * inputs or one constant via CONSTANT_OPERAND) of dtypes in_dtype[k],
+ * broadcast to an output of out_dtype; fills out, *y (band start), *count
+ * (band elements) and opnd[0..arity); elements are read with tk_operand_at. */
+int tk_any_operands(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                    uint32_t arity, const uint8_t *in_dtype, uint8_t out_dtype, tk_view_t *out, uint8_t **y,
+                    uint32_t *count, tk_operand_t *opnd);
+int tk_any_logical_and(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_logical_or(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_logical_not(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_any_select_v2(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 
 /* >>> movement (movement.c) */
 /* Transpose, Split and the MOVEMENT operators (66-72): byte level, shared
@@ -623,10 +627,6 @@ int tk_s8_reduce_sum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigri
 int tk_s8_cumsum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_s8_arg_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_s8_arg_min(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* Shared by both builds (also declared in the float block). */
-int tk_any_reduce_all(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_reduce_layout(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *, uint8_t din, uint8_t dout,
-                     int kind, uint32_t lay[3], const uint8_t **x, uint8_t **y, int32_t *axis);
 /* <<< reduce */
 
 /* >>> binary (elementwise binary: elementwise.c) */
@@ -638,19 +638,6 @@ int tk_s8_prelu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem
 /* <<< binary */
 
 /* >>> logic (comparison, logic, select, cast, add-n: logic.c) */
-/* Operands of comparisons, logic ops and select: `arity` operands (runtime
- * inputs or one constant via CONSTANT_OPERAND) of dtypes in_dtype[k],
- * broadcast to an output of out_dtype; fills out, *y (band start), *count
- * (band elements) and opnd[0..arity). Byte level, in s8/logic.c (compiled
- * through ref/logic.c in float-only builds). */
-int tk_any_operands(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
-                    uint32_t arity, const uint8_t *in_dtype, uint8_t out_dtype, tk_view_t *out, uint8_t **y,
-                    uint32_t *count, tk_operand_t *opnd);
-uint32_t tk_any_operand_at(const tk_view_t *out, const tk_operand_t *o, uint32_t i);
-int tk_any_logical_and(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_logical_or(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_logical_not(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_select_v2(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_s8_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_s8_less(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int tk_s8_less_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);

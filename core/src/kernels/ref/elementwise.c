@@ -49,8 +49,8 @@ static int binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_
     float *y = (float *)b.y;
     for (uint32_t i = 0; i < b.count; i++) {
         float x0, x1, r;
-        memcpy(&x0, b.a[0].p + 4u * tk_operand_at(&b, &b.a[0], i), 4);
-        memcpy(&x1, b.a[1].p + 4u * tk_operand_at(&b, &b.a[1], i), 4);
+        memcpy(&x0, b.a[0].p + 4u * tk_operand_at(&b.out, &b.a[0], i), 4);
+        memcpy(&x1, b.a[1].p + 4u * tk_operand_at(&b.out, &b.a[1], i), 4);
         if (apply(which, x0, x1, &r)) return -1;
         if (op->fused_act == TIGRIS_ACT_RELU || op->fused_act == TIGRIS_ACT_RELU6) r = r < 0.0f ? 0.0f : r;
         if (op->fused_act == TIGRIS_ACT_RELU6 && r > 6.0f) r = 6.0f;

@@ -28,8 +28,8 @@ static int f32_compare(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
     if (tk_any_operands(plan, op, op_index, mem, 2, dt, TIGRIS_DTYPE_BOOL, &out, &y, &n, o)) return -1;
     for (uint32_t i = 0; i < n; i++) {
         float a, b;
-        memcpy(&a, o[0].p + 4u * tk_any_operand_at(&out, &o[0], i), 4);
-        memcpy(&b, o[1].p + 4u * tk_any_operand_at(&out, &o[1], i), 4);
+        memcpy(&a, o[0].p + 4u * tk_operand_at(&out, &o[0], i), 4);
+        memcpy(&b, o[1].p + 4u * tk_operand_at(&out, &o[1], i), 4);
         int r;
         switch (which) {
         case CMP_EQ: r = a == b; break;

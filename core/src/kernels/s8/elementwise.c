@@ -69,8 +69,8 @@ static int binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_
     }
     int8_t *y = (int8_t *)b.y;
     for (uint32_t i = 0; i < b.count; i++) {
-        int32_t xa = (int32_t)((const int8_t *)b.a[0].p)[tk_operand_at(&b, &b.a[0], i)] - za;
-        int32_t xb = (int32_t)((const int8_t *)b.a[1].p)[tk_operand_at(&b, &b.a[1], i)] - zb;
+        int32_t xa = (int32_t)((const int8_t *)b.a[0].p)[tk_operand_at(&b.out, &b.a[0], i)] - za;
+        int32_t xb = (int32_t)((const int8_t *)b.a[1].p)[tk_operand_at(&b.out, &b.a[1], i)] - zb;
         int32_t q;
         if (which == OP_MUL) {
             q = fx_wadd(fx_mbqm(xa * xb, my, shy), zy);
@@ -175,11 +175,11 @@ static int output_quant(const tigris_plan_t *plan, const tk_binary_t *b, fx_real
 }
 
 static int32_t in_a(const tk_binary_t *b, uint32_t i) {
-    return ((const int8_t *)b->a[0].p)[tk_operand_at(b, &b->a[0], i)];
+    return ((const int8_t *)b->a[0].p)[tk_operand_at(&b->out, &b->a[0], i)];
 }
 
 static int32_t in_b(const tk_binary_t *b, uint32_t i) {
-    return ((const int8_t *)b->a[1].p)[tk_operand_at(b, &b->a[1], i)];
+    return ((const int8_t *)b->a[1].p)[tk_operand_at(&b->out, &b->a[1], i)];
 }
 
 /* TFLite's int8 Div. The multiplier is QuantizeMultiplier of

@@ -103,19 +103,7 @@ int tk_any_operands(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
             }
         }
     }
-    return 0;
-}
-
-uint32_t tk_any_operand_at(const tk_view_t *out, const tk_operand_t *o, uint32_t i) {
-    if (o->kind == TK_OPND_DENSE) return i;
-    if (o->kind == TK_OPND_PERIODIC) return i % o->period;
-    uint32_t idx = 0;
-    for (int32_t k = out->rank - 1; k >= 0; k--) {
-        uint32_t d = (uint32_t)out->dim[k];
-        idx += (i % d) * o->stride[k];
-        i /= d;
-    }
-    return idx;
+    return tk_operands_band_ok(mem, out, opnd, arity);
 }
 
 /* ---- Logic and select (bool bytes: non-zero is true) ---- */
@@ -131,8 +119,8 @@ static int logical_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint
     uint32_t n;
     if (tk_any_operands(plan, op, op_index, mem, 2, dt, TIGRIS_DTYPE_BOOL, &out, &y, &n, o)) return -1;
     for (uint32_t i = 0; i < n; i++) {
-        int a = o[0].p[tk_any_operand_at(&out, &o[0], i)] != 0;
-        int b = o[1].p[tk_any_operand_at(&out, &o[1], i)] != 0;
+        int a = o[0].p[tk_operand_at(&out, &o[0], i)] != 0;
+        int b = o[1].p[tk_operand_at(&out, &o[1], i)] != 0;
         y[i] = (uint8_t)(which == LG_AND ? (a && b) : (a || b));
     }
     return 0;
@@ -177,8 +165,8 @@ int tk_any_select_v2(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
     if (tk_any_operands(plan, op, op_index, mem, 3, dt, d, &out, &y, &n, o)) return -1;
     uint32_t es = out.esize;
     for (uint32_t i = 0; i < n; i++) {
-        const tk_operand_t *src = o[0].p[tk_any_operand_at(&out, &o[0], i)] ? &o[1] : &o[2];
-        memcpy(y + (size_t)i * es, src->p + (size_t)tk_any_operand_at(&out, src, i) * es, es);
+        const tk_operand_t *src = o[0].p[tk_operand_at(&out, &o[0], i)] ? &o[1] : &o[2];
+        memcpy(y + (size_t)i * es, src->p + (size_t)tk_operand_at(&out, src, i) * es, es);
     }
     return 0;
 }
@@ -233,8 +221,8 @@ static int s8_compare(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
         zp[k] = fx_clamp(o[k].quant->zero_point, -128, 127);
     }
     for (uint32_t i = 0; i < n; i++) {
-        int32_t xa = (int32_t)((const int8_t *)o[0].p)[tk_any_operand_at(&out, &o[0], i)] - zp[0];
-        int32_t xb = (int32_t)((const int8_t *)o[1].p)[tk_any_operand_at(&out, &o[1], i)] - zp[1];
+        int32_t xa = (int32_t)((const int8_t *)o[0].p)[tk_operand_at(&out, &o[0], i)] - zp[0];
+        int32_t xb = (int32_t)((const int8_t *)o[1].p)[tk_operand_at(&out, &o[1], i)] - zp[1];
         int32_t a = fx_mbqm(xa * 256, m[0], s[0]);
         int32_t b = fx_mbqm(xb * 256, m[1], s[1]);
         int r;
