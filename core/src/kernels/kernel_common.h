@@ -203,6 +203,28 @@ static inline int tk_geom(const tigris_op_t *op, const tigris_mem_t *mem, const 
     return 0;
 }
 
+/* Rows a resize computes: the whole height, or under a height band the
+ * band's input/output rows and their global origins (resize maps output rows
+ * through their global index). Width tiles, row modes and roll offsets are
+ * refused. */
+static inline int tk_resize_band(const tigris_mem_t *mem, int32_t ih, int32_t oh, int32_t *band_in,
+                                 int32_t *band_out, int32_t *in0, int32_t *out0) {
+    const tigris_tile_ctx_t *tc = &mem->tile;
+    *band_in = ih;
+    *band_out = oh;
+    *in0 = *out0 = 0;
+    if (!tc->active) return 0;
+    if (tc->width_tiled || tc->row_tiled || tc->in_row_start || tc->out_row_start) return -1;
+    if (tc->in_h <= 0 || tc->out_h < 0 || tc->in_row_origin < 0 || tc->out_row_origin < 0) return -1;
+    if (tc->in_h > ih || tc->out_h > oh || tc->out_row_origin > oh - tc->out_h || tc->in_row_origin > ih - tc->in_h)
+        return -1;
+    *band_in = tc->in_h;
+    *band_out = tc->out_h;
+    *in0 = tc->in_row_origin;
+    *out0 = tc->out_row_origin;
+    return 0;
+}
+
 /* Valid taps [*lo, *hi) of a window starting at base with `taps` taps of
  * dilation d over extent e (out-of-range taps are padding). */
 static inline void tk_taps(int32_t base, int32_t taps, int32_t d, int32_t e, int32_t *lo, int32_t *hi) {

@@ -62,21 +62,7 @@ static int rz8_setup(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
             if (fx_from_float_bits(r->scale_bits[k], &v) || v.m == 0) return -1;
         }
     }
-    r->band_in = r->ih;
-    r->band_out = r->oh;
-    r->out0 = r->in0 = 0;
-    const tigris_tile_ctx_t *tc = &mem->tile;
-    if (tc->active) {
-        if (tc->width_tiled || tc->row_tiled || tc->in_row_start || tc->out_row_start) return -1;
-        if (tc->in_h <= 0 || tc->out_h < 0 || tc->in_row_origin < 0 || tc->out_row_origin < 0) return -1;
-        if (tc->in_h > r->ih || tc->out_h > r->oh || tc->out_row_origin > r->oh - tc->out_h ||
-            tc->in_row_origin > r->ih - tc->in_h)
-            return -1;
-        r->band_in = tc->in_h;
-        r->band_out = tc->out_h;
-        r->out0 = tc->out_row_origin;
-        r->in0 = tc->in_row_origin;
-    }
+    if (tk_resize_band(mem, r->ih, r->oh, &r->band_in, &r->band_out, &r->in0, &r->out0)) return -1;
     r->x = (const int8_t *)tk_buf(mem, ii);
     r->y = (int8_t *)tk_buf(mem, oi);
     return r->x && r->y ? 0 : -1;
