@@ -140,7 +140,8 @@ OpAllocs op_allocs(const tfl::Model &m, const tfl::SubGraph &sg, const tfl::Oper
 }
 
 // Scratch requests of an operator's Prepare (section 3), in request order.
-std::vector<int64_t> scratch_requests(const tfl::Model &m, const tfl::SubGraph &sg, const tfl::Operator &op) {
+std::vector<int64_t> scratch_requests(const tfl::Model &m, const tfl::SubGraph &sg, const tfl::Operator &op,
+                                      bool skip_unmodeled = false) {
     const int32_t code = m.operator_codes[op.opcode_index].builtin;
     switch (code) {
     case tfl::kCustom:
@@ -154,6 +155,7 @@ std::vector<int64_t> scratch_requests(const tfl::Model &m, const tfl::SubGraph &
                            : code == kMirrorPad        ? "MIRROR_PAD"
                            : code == kAddN             ? "ADD_N"
                                                        : tfl::builtin_name(code);
+        if (skip_unmodeled) return {};
         throw Refusal("TFLite Micro's scratch buffers for " + kind + " are not modeled");
     }
     default: break;
@@ -280,7 +282,7 @@ std::vector<int64_t> greedy_plan(const std::vector<PlannerBuffer> &buffers, int6
     return offset;
 }
 
-std::vector<PlannerBuffer> planner_buffers(const tfl::Model &m) {
+std::vector<PlannerBuffer> planner_buffers(const tfl::Model &m, bool skip_unmodeled_scratch) {
     const tfl::SubGraph &sg = only_subgraph(m);
     check_types(sg);
     const size_t nt = sg.tensors.size();
@@ -312,14 +314,14 @@ std::vector<PlannerBuffer> planner_buffers(const tfl::Model &m) {
         if (needs_allocating(m, sg.tensors[t]))
             out.push_back({round_up(tensor_bytes(sg.tensors[t]), 16), first[t], last[t]});
     for (int i = 0; i < nops; ++i)
-        for (int64_t s : scratch_requests(m, sg, sg.operators[static_cast<size_t>(i)]))
+        for (int64_t s : scratch_requests(m, sg, sg.operators[static_cast<size_t>(i)], skip_unmodeled_scratch))
             out.push_back({round_up(s, 16), i + 1, i + 1});
     return out;
 }
 
-int64_t arena_head(const tfl::Model &m) {
+int64_t arena_head(const tfl::Model &m, bool skip_unmodeled_scratch) {
     int64_t head = 0;
-    greedy_plan(planner_buffers(m), &head);
+    greedy_plan(planner_buffers(m, skip_unmodeled_scratch), &head);
     return head;
 }
 

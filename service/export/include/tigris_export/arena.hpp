@@ -42,9 +42,10 @@ struct PlannerBuffer {
 std::vector<int64_t> greedy_plan(const std::vector<PlannerBuffer> &buffers, int64_t *head);
 
 // The planner input TFLM builds for subgraph 0 of `m` (sections 2 and 3).
-// Throws Refusal for tensor types without a known size and for kernels
-// whose scratch requests are not modeled.
-std::vector<PlannerBuffer> planner_buffers(const tflite::Model &m);
+// Throws Refusal for tensor types without a known size and, unless
+// `skip_unmodeled_scratch` (analyze's arena row: "other kernel scratch
+// excluded"), for kernels whose scratch requests are not modeled.
+std::vector<PlannerBuffer> planner_buffers(const tflite::Model &m, bool skip_unmodeled_scratch = false);
 
 struct ArenaFigure {
     int64_t head = 0;  // the planner's head length (same on every target)
@@ -56,7 +57,7 @@ struct ArenaFigure {
 // with the per-operator allocation lists of section 6. Throws Refusal for
 // several subgraphs, unknown tensor types and operators it does not model.
 ArenaFigure arena(const tflite::Model &m, Target target);
-int64_t arena_head(const tflite::Model &m);
+int64_t arena_head(const tflite::Model &m, bool skip_unmodeled_scratch = false);
 int64_t arena_tail(const tflite::Model &m, Target target);
 
 // Checks everything arena() would refuse, without computing it.
