@@ -16,6 +16,8 @@ PACKAGES=(
   # host libraries
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   liblz4-dev lz4 nlohmann-json3-dev libcli11-dev libcpp-httplib-dev
+  # tigris export writes TFLite files with FlatBufferBuilder (header-only)
+  libflatbuffers-dev
   # gRPC service; grpc-proto carries the health and reflection .proto files
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
   python3-grpcio python3-protobuf

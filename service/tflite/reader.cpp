@@ -6,6 +6,8 @@
 
 #include <bit>
 #include <cstring>
+#include <initializer_list>
+#include <vector>
 #include <limits>
 
 namespace tigris::tflite {
@@ -66,6 +68,21 @@ public:
         return pos_ + off;
     }
     bool has(int id) const { return field(id, 1) != 0; }
+
+    // Notes every field this table sets whose id is not in `known`: the
+    // model struct would not hold it, so a writer would drop it.
+    void note_unknown(const std::vector<int> &known, const char *table,
+                      std::vector<std::string> &notes) const {
+        const int n = (vt_size_ - 4) / 2;
+        for (int id = 0; id < n; ++id) {
+            if (b_->get<uint16_t>(vt_ + 4 + 2 * static_cast<uint64_t>(id), "vtable slot") == 0) continue;
+            bool ok = false;
+            for (int k : known) ok = ok || k == id;
+            if (!ok)
+                notes.push_back(std::string("the ") + table + " table sets field " + std::to_string(id) +
+                                ", which is not supported");
+        }
+    }
 
     template <class T> T scalar(int id, T def) const {
         uint64_t p = field(id, sizeof(T));
@@ -139,11 +156,85 @@ enum : uint8_t {
     kOptReducer = 27, kOptSub = 28, kOptLeakyRelu = 75,
 };
 
-Options read_options(const Table &op) {
+// The option tables export carries, field by field: (id, width in bytes,
+// or 0 for an [int] vector). Written from tflm-arena.md section 10 and the
+// option field lists of the operators in the reference models. A table of a
+// union type not listed here is noted as uncarried.
+struct FieldSpec {
+    uint16_t id;
+    uint8_t width;  // 0 = [int]
+};
+struct OptionSpec {
+    uint8_t union_type;
+    const char *name;
+    std::initializer_list<FieldSpec> fields;
+};
+const OptionSpec kOptionSpecs[] = {
+    {1, "Conv2DOptions", {{0, 1}, {1, 4}, {2, 4}, {3, 1}, {4, 4}, {5, 4}, {6, 1}}},
+    {2, "DepthwiseConv2DOptions", {{0, 1}, {1, 4}, {2, 4}, {3, 4}, {4, 1}, {5, 4}, {6, 4}}},
+    {5, "Pool2DOptions", {{0, 1}, {1, 4}, {2, 4}, {3, 4}, {4, 4}, {5, 1}}},
+    {6, "SVDFOptions", {{0, 4}, {1, 1}, {2, 1}}},
+    {8, "FullyConnectedOptions", {{0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}}},
+    {9, "SoftmaxOptions", {{0, 4}}},
+    {10, "ConcatenationOptions", {{0, 4}, {1, 1}}},
+    {11, "AddOptions", {{0, 1}, {1, 1}}},
+    {17, "ReshapeOptions", {{0, 0}}},
+    {21, "MulOptions", {{0, 1}}},
+    {22, "PadOptions", {}},
+    {27, "ReducerOptions", {{0, 1}}},
+    {28, "SubOptions", {{0, 1}, {1, 1}}},
+    {38, "DequantizeOptions", {}},
+    {39, "MaximumMinimumOptions", {}},
+    {43, "PadV2Options", {}},
+    {48, "SliceOptions", {}},
+    {75, "LeakyReluOptions", {{0, 4}}},
+    {78, "AbsOptions", {}},
+    {89, "QuantizeOptions", {}},
+    {91, "HardSwishOptions", {}},
+};
+
+const OptionSpec *option_spec(uint8_t union_type) {
+    for (const OptionSpec &s : kOptionSpecs)
+        if (s.union_type == union_type) return &s;
+    return nullptr;
+}
+
+// Copies every field the option table sets, as stored.
+void read_option_fields(const Table &x, uint8_t union_type, Operator &op, std::vector<std::string> &notes) {
+    const OptionSpec *spec = option_spec(union_type);
+    if (!spec) {
+        notes.push_back("builtin options of union type " + std::to_string(union_type) + " are not supported");
+        return;
+    }
+    std::vector<int> known;
+    for (const FieldSpec &f : spec->fields) {
+        known.push_back(f.id);
+        if (!x.has(f.id)) continue;
+        OptionField of;
+        of.id = f.id;
+        if (f.width == 0) {
+            of.kind = OptionField::kIntVector;
+            of.ints = x.scalars<int32_t>(f.id, "option vector");
+        } else {
+            of.width = f.width;
+            switch (f.width) {
+            case 1: of.bits = x.scalar<uint8_t>(f.id, 0); break;
+            case 4: of.bits = x.scalar<uint32_t>(f.id, 0); break;
+            default: of.bits = x.scalar<uint64_t>(f.id, 0); break;
+            }
+        }
+        op.option_fields.push_back(std::move(of));
+    }
+    x.note_unknown(known, spec->name, notes);
+}
+
+Options read_options(const Table &op, Operator &out, std::vector<std::string> &notes) {
     Options o;
     o.union_type = op.scalar<uint8_t>(3, 0);
     uint64_t t = op.ref(4);
     if (!t) {
+        // A union type without its table: TFLM uses zero values (RESHAPE
+        // without options is common). The writer puts back the type alone.
         if (o.union_type != 0 && o.union_type != kOptReshape)
             throw ReadError(op.path() + ": builtin_options_type " + std::to_string(o.union_type) +
                             " without its option table");
@@ -151,6 +242,8 @@ Options read_options(const Table &op) {
     }
     if (o.union_type == 0) throw ReadError(op.path() + ": option table without builtin_options_type");
     Table x = op.sub(4, "builtin_options");
+    out.has_option_table = true;
+    read_option_fields(x, o.union_type, out, notes);
     switch (o.union_type) {
     case kOptConv2D:
         o.padding = x.scalar<int8_t>(0, 0);
@@ -204,10 +297,15 @@ Options read_options(const Table &op) {
     return o;
 }
 
-void check_index(int32_t v, size_t n, bool allow_omitted, const std::string &what) {
+// "OWNER: ITEM index I is out of range for N ITEMs" (the export seed's wording).
+[[noreturn]] void out_of_range(const std::string &owner, const char *item, int64_t v, size_t n) {
+    throw ReadError(owner + ": " + item + " index " + std::to_string(v) + " is out of range for " +
+                    std::to_string(n) + " " + item + "s");
+}
+
+void check_index(int32_t v, size_t n, bool allow_omitted, const std::string &owner) {
     if (v == -1 && allow_omitted) return;
-    if (v < 0 || static_cast<size_t>(v) >= n)
-        throw ReadError(what + " refers to tensor " + std::to_string(v) + " of " + std::to_string(n));
+    if (v < 0 || static_cast<size_t>(v) >= n) out_of_range(owner, "tensor", v, n);
 }
 
 }  // namespace
@@ -221,12 +319,15 @@ Model read_model(std::span<const uint8_t> file) {
     Table m(b, root, "Model");
 
     Model model;
+    std::vector<std::string> &notes = model.uncarried;
+    m.note_unknown({0, 1, 2, 3, 4, 6, 7}, "Model", notes);
     model.version = m.scalar<uint32_t>(0, 0);
     model.description = m.str(3, "description");
     model.has_external_buffer_tables = m.has(8) || m.has(9);
 
     auto codes = m.tables(1, "operator_codes");
     for (const Table &c : codes) {
+        c.note_unknown({0, 1, 2, 3}, "OperatorCode", notes);
         OperatorCode oc;
         int32_t dep = c.scalar<int8_t>(0, 0);
         int32_t now = c.scalar<int32_t>(3, 0);
@@ -238,17 +339,22 @@ Model read_model(std::span<const uint8_t> file) {
     }
 
     for (const Table &bt : m.tables(4, "buffers")) {
+        bt.note_unknown({0, 1, 2}, "Buffer", notes);
         Buffer buf;
         buf.data = bt.bytes(0, "data");
         buf.offset = bt.scalar<uint64_t>(1, 0);
         buf.size = bt.scalar<uint64_t>(2, 0);
+        if (buf.external())
+            notes.push_back(bt.path() + ": buffers stored outside the FlatBuffer are not supported");
         model.buffers.push_back(buf);
     }
 
     for (const Table &st : m.tables(2, "subgraphs")) {
+        st.note_unknown({0, 1, 2, 3, 4}, "SubGraph", notes);
         SubGraph sg;
         sg.name = st.str(4, "name");
         for (const Table &tt : st.tables(0, "tensors")) {
+            tt.note_unknown({0, 1, 2, 3, 4, 5, 7, 8}, "Tensor", notes);
             Tensor t;
             t.shape = tt.scalars<int32_t>(0, "shape");
             t.type = static_cast<TensorType>(tt.scalar<int8_t>(1, 0));
@@ -256,18 +362,23 @@ Model read_model(std::span<const uint8_t> file) {
             t.name = tt.str(3, "name");
             if (tt.ref(4)) {
                 Table q = tt.sub(4, "quantization");
+                q.note_unknown({0, 1, 2, 3, 6}, "QuantizationParameters", notes);
+                t.quant.min = q.scalars<float>(0, "min");
+                t.quant.max = q.scalars<float>(1, "max");
                 t.quant.scale = q.scalars<float>(2, "scale");
                 t.quant.zero_point = q.scalars<int64_t>(3, "zero_point");
                 t.quant.quantized_dimension = q.scalar<int32_t>(6, 0);
+                if (q.has(4) || q.has(5))
+                    notes.push_back(q.path() + ": quantization details are not supported");
             }
             t.is_variable = tt.scalar<uint8_t>(5, 0) != 0;
+            if (tt.has(7)) t.shape_signature = tt.scalars<int32_t>(7, "shape_signature");
+            t.has_rank = tt.scalar<uint8_t>(8, 0) != 0;
             t.has_sparsity = tt.has(6);
             t.has_external_buffer = tt.scalar<uint32_t>(10, 0) != 0;
             for (int32_t d : t.shape)
                 if (d < 0) throw ReadError(tt.path() + " (" + t.name + "): negative dimension " + std::to_string(d));
-            if (t.buffer >= model.buffers.size())
-                throw ReadError(tt.path() + " (" + t.name + "): buffer " + std::to_string(t.buffer) +
-                                " of " + std::to_string(model.buffers.size()));
+            if (t.buffer >= model.buffers.size()) out_of_range(tt.path(), "buffer", t.buffer, model.buffers.size());
             sg.tensors.push_back(std::move(t));
         }
         const size_t nt = sg.tensors.size();
@@ -276,23 +387,54 @@ Model read_model(std::span<const uint8_t> file) {
         for (int32_t v : sg.inputs) check_index(v, nt, false, st.path() + ".inputs");
         for (int32_t v : sg.outputs) check_index(v, nt, false, st.path() + ".outputs");
         for (const Table &ot : st.tables(3, "operators")) {
+            ot.note_unknown({0, 1, 2, 3, 4, 5, 6, 8}, "Operator", notes);
             Operator op;
             op.opcode_index = ot.scalar<uint32_t>(0, 0);
             if (op.opcode_index >= model.operator_codes.size())
-                throw ReadError(ot.path() + ": opcode_index " + std::to_string(op.opcode_index) + " of " +
-                                std::to_string(model.operator_codes.size()));
+                out_of_range(ot.path(), "operator code", op.opcode_index, model.operator_codes.size());
             op.inputs = ot.scalars<int32_t>(1, "inputs");
             op.outputs = ot.scalars<int32_t>(2, "outputs");
             op.intermediates = ot.scalars<int32_t>(8, "intermediates");
             for (int32_t v : op.inputs) check_index(v, nt, true, ot.path() + ".inputs");
             for (int32_t v : op.outputs) check_index(v, nt, false, ot.path() + ".outputs");
             for (int32_t v : op.intermediates) check_index(v, nt, false, ot.path() + ".intermediates");
-            op.options = read_options(ot);
+            op.options = read_options(ot, op, notes);
             op.has_custom_options = ot.has(5);
             op.custom_options = ot.bytes(5, "custom_options");
+            op.custom_options_format = ot.scalar<int8_t>(6, 0);
             sg.operators.push_back(std::move(op));
         }
         model.subgraphs.push_back(std::move(sg));
+    }
+
+    for (const Table &mt : m.tables(6, "metadata")) {
+        mt.note_unknown({0, 1}, "Metadata", notes);
+        Metadata md;
+        md.name = mt.str(0, "name");
+        md.buffer = mt.scalar<uint32_t>(1, 0);
+        if (md.buffer >= model.buffers.size()) out_of_range(mt.path(), "buffer", md.buffer, model.buffers.size());
+        model.metadata.push_back(std::move(md));
+    }
+
+    for (const Table &gt : m.tables(7, "signature_defs")) {
+        gt.note_unknown({0, 1, 2, 4}, "SignatureDef", notes);
+        SignatureDef sd;
+        sd.signature_key = gt.str(2, "signature_key");
+        sd.subgraph_index = gt.scalar<uint32_t>(4, 0);
+        if (sd.subgraph_index >= model.subgraphs.size())
+            out_of_range(gt.path(), "subgraph", sd.subgraph_index, model.subgraphs.size());
+        const size_t nt = model.subgraphs[sd.subgraph_index].tensors.size();
+        for (int side = 0; side < 2; ++side) {
+            for (const Table &tm : gt.tables(side, side == 0 ? "inputs" : "outputs")) {
+                tm.note_unknown({0, 1}, "TensorMap", notes);
+                TensorMap x;
+                x.name = tm.str(0, "name");
+                x.tensor_index = tm.scalar<uint32_t>(1, 0);
+                if (x.tensor_index >= nt) out_of_range(tm.path(), "tensor", x.tensor_index, nt);
+                (side == 0 ? sd.inputs : sd.outputs).push_back(std::move(x));
+            }
+        }
+        model.signature_defs.push_back(std::move(sd));
     }
     return model;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -40,6 +41,7 @@ struct OperatorCode {
 };
 
 struct Quantization {
+    std::vector<float> min, max;  // kept for the writer; TFLM ignores them
     std::vector<float> scale;
     std::vector<int64_t> zero_point;
     int32_t quantized_dimension = 0;
@@ -56,6 +58,8 @@ struct Tensor {
     bool is_variable = false;
     bool has_external_buffer = false;  // field 10 set: data lives outside the file
     bool has_sparsity = false;
+    std::optional<std::vector<int32_t>> shape_signature;  // -1 marks a dynamic dimension
+    bool has_rank = false;
 };
 
 // The union of the option fields of the operators we lower. Fields not
@@ -78,14 +82,33 @@ struct Options {
     std::optional<std::vector<int32_t>> new_shape;  // RESHAPE (table or field may be absent)
 };
 
+// One field of a builtin option table exactly as stored, so a writer can put
+// back every field the file set (and only those). Scalars keep their raw
+// little-endian bits and width; the one vector kind in the option tables we
+// carry is [int] (RESHAPE's new_shape).
+struct OptionField {
+    enum Kind : uint8_t { kScalar, kIntVector };
+    uint16_t id = 0;
+    Kind kind = kScalar;
+    uint8_t width = 0;         // 1, 4 or 8 bytes (kScalar)
+    uint64_t bits = 0;         // kScalar value, zero-extended
+    std::vector<int32_t> ints; // kIntVector
+    bool operator==(const OptionField &) const = default;
+};
+
 struct Operator {
     uint32_t opcode_index = 0;
     std::vector<int32_t> inputs;   // -1 = omitted optional input
     std::vector<int32_t> outputs;
     std::vector<int32_t> intermediates;
     Options options;
+    // The option table as stored: whether it is present and each field it
+    // sets (ids of the schema subset in reader.cpp, option_schema).
+    bool has_option_table = false;
+    std::vector<OptionField> option_fields;
     bool has_custom_options = false;
     std::span<const uint8_t> custom_options;
+    int8_t custom_options_format = 0;
 };
 
 struct SubGraph {
@@ -97,9 +120,28 @@ struct SubGraph {
 };
 
 struct Buffer {
-    std::span<const uint8_t> data;  // inside the file image passed to read_model
+    std::span<const uint8_t> data;  // inside the file image passed to read_model, or into `owned`
     uint64_t offset = 0, size = 0;  // the >2 GB form: data outside the flatbuffer
+    // Set for buffers a rewrite creates (SLICE begins, PAD amounts): `data`
+    // points into it, and copies of the model share it.
+    std::shared_ptr<const std::vector<uint8_t>> owned;
     bool external() const { return offset != 0 || size != 0; }
+};
+
+struct Metadata {
+    std::string name;
+    uint32_t buffer = 0;  // index into Model.buffers (checked)
+};
+
+struct TensorMap {
+    std::string name;
+    uint32_t tensor_index = 0;  // into the signature's subgraph (checked)
+};
+
+struct SignatureDef {
+    std::vector<TensorMap> inputs, outputs;
+    std::string signature_key;
+    uint32_t subgraph_index = 0;  // checked
 };
 
 struct Model {
@@ -108,7 +150,15 @@ struct Model {
     std::vector<OperatorCode> operator_codes;
     std::vector<SubGraph> subgraphs;
     std::vector<Buffer> buffers;
+    std::vector<Metadata> metadata;
+    std::vector<SignatureDef> signature_defs;
     bool has_external_buffer_tables = false;  // Model fields 8/9 present
+    // Parts of the file this struct does not hold, one sentence each, in file
+    // order ("the Tensor table sets field 6, which is not supported", option
+    // tables of unknown types, quantization details, buffers stored outside
+    // the FlatBuffer). Import ignores them; the writer (tigris_export) and
+    // export refuse a model that has any, so nothing is dropped silently.
+    std::vector<std::string> uncarried;
 };
 
 // Reads and checks a whole file image. Every offset is bounds-checked; every
