@@ -65,9 +65,11 @@ std::vector<int64_t> Lowering::const_ints(int32_t i, const std::string &what, si
     if (!es)
         refuse(RefusalKind::InvalidModel, who(op_index) + ": " + what + " has type " + tfl::tensor_type_name(x.type) +
                                               " (int32 or int64 expected)");
-    int64_t n = 1;
-    for (int32_t dim : x.shape) n *= dim < 0 ? 0 : dim;
-    if ((uint64_t)n * es != d.size())
+    // The element count, capped so hostile shapes cannot overflow it: a
+    // buffer never holds 2^40 elements.
+    uint64_t n = 1;
+    for (int32_t dim : x.shape) n = std::min<uint64_t>(n * (uint64_t)(dim < 0 ? 0 : dim), uint64_t{1} << 40);
+    if (n * es != d.size())
         refuse(RefusalKind::InvalidModel, who(op_index) + ": " + what + " holds " + std::to_string(d.size()) +
                                               " bytes for " + std::to_string(n) + " elements");
     std::vector<int64_t> out;

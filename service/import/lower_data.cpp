@@ -28,7 +28,7 @@ void Lowering::lower_slice(pf::Op &o, const tfl::Operator &op, std::vector<int32
     std::vector<uint8_t> payload;
     for (size_t a = 0; a < r; ++a) {
         const int64_t dim = xs[a], start = begin[a], n = size[a] == -1 ? dim - start : size[a];
-        if (start < 0 || start >= dim || n < 1 || start + n > dim)
+        if (start < 0 || start >= dim || n < 1 || n > dim - start)
             refuse(RefusalKind::InvalidModel, w + ": axis " + std::to_string(a) + " slices [" + std::to_string(start) +
                                                   ", +" + std::to_string(n) + ") of " + std::to_string(dim));
         if (n != ys[a])

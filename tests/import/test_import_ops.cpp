@@ -6,6 +6,8 @@
 // beside it, from TFLite's definition of the operator - never from our code.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "tflite_eval.h"
 #include "tigris.h"
 #include "tiny_graph.h"
@@ -80,6 +82,34 @@ TEST(ImportOps, SliceRefusals) {
         TinyGraph g;
         const int32_t x = g.i8("x", {1, 4}, {0.5f, 0}), y = g.i8("y", {1, 2}, {0.5f, 0});
         g.op(tfl::kSlice, {x, g.const_i32("b", {2}, {0, 3}), g.const_i32("s", {2}, {1, 2})}, {y});
+        g.io({x}, {y});
+        EXPECT_EQ(refusal(g), "invalid-model");
+    }
+}
+
+// Values a hostile file may hold (the host-asan build runs this under UBSan):
+// refused with a name, no overflow on the way.
+TEST(ImportOps, HostileSliceAndPadParameters) {
+    {
+        TinyGraph g;
+        const int32_t x = g.i8("x", {1, 4}, {0.5f, 0}), y = g.i8("y", {1, 2}, {0.5f, 0});
+        g.op(tfl::kSlice, {x, g.const_i64("b", {2}, {0, 1}), g.const_i64("s", {2}, {1, INT64_MAX})}, {y});
+        g.io({x}, {y});
+        EXPECT_EQ(refusal(g), "invalid-model");
+    }
+    {
+        TinyGraph g;
+        const int32_t x = g.i8("x", {1, 4}, {0.5f, 0}), y = g.i8("y", {1, 6}, {0.5f, 0});
+        g.op(tfl::kPad, {x, g.const_i64("p", {2, 2}, {0, 0, INT64_MAX, INT64_MIN})}, {y});
+        g.io({x}, {y});
+        EXPECT_EQ(refusal(g), "invalid-model");
+    }
+    {  // a paddings tensor whose shape claims far more elements than its bytes
+        TinyGraph g;
+        const int32_t x = g.i8("x", {1, 4}, {0.5f, 0}), y = g.i8("y", {1, 6}, {0.5f, 0});
+        const int32_t p = g.const_i32("p", {2, 2}, {0, 0, 1, 1});
+        g.sg().tensors[(size_t)p].shape = {65536, 65536, 65536, 65536};
+        g.op(tfl::kPad, {x, p}, {y});
         g.io({x}, {y});
         EXPECT_EQ(refusal(g), "invalid-model");
     }
