@@ -1,4 +1,6 @@
 // lower.cpp - TFLite subgraph 0 -> PlanBuilder records -> `.tgrs` bytes.
+// (Operator families with more to say live in lower_data.cpp and
+// lower_binary.cpp; lowering.hpp holds the shared state.)
 //
 // TFLite already stores activations channels-last (NHWC), which is the
 // format's stored order, and its Conv (OHWI), DepthwiseConv ([1,KH,KW,OC])
@@ -9,6 +11,8 @@
 // carry TFLite's per-channel multipliers, and boundary QUANTIZE/DEQUANTIZE
 // become the interface dtype of the int8 tensor behind them.
 #include "tigris_import/lower.hpp"
+
+#include "lowering.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -24,228 +28,273 @@
 #include "tigris_planfile/plan_builder.hpp"
 
 namespace tigris::import {
+namespace detail {
+
+void refuse(RefusalKind k, const std::string &msg) { throw ImportError(Refusal{k, msg}); }
+
+void put_i32(std::vector<uint8_t> &v, int32_t x) {
+    for (int s = 0; s < 32; s += 8) v.push_back((uint8_t)((uint32_t)x >> s));
+}
+void put_u16(std::vector<uint8_t> &v, uint16_t x) {
+    v.push_back((uint8_t)x);
+    v.push_back((uint8_t)(x >> 8));
+}
+
+std::span<const uint8_t> Lowering::data(int32_t i) const {
+    const tfl::Tensor &x = t(i);
+    if (x.buffer == 0 || x.buffer >= m.buffers.size()) return {};
+    return m.buffers[x.buffer].data;
+}
+
+std::string Lowering::who(size_t op_index) const {
+    const tfl::OperatorCode &c = m.operator_codes[sg.operators[op_index].opcode_index];
+    return "operator " + std::to_string(op_index) + " " + tfl::builtin_name(c.builtin);
+}
+
+int32_t Lowering::resolve(int32_t i) const {
+    auto it = alias.find(i);
+    return it == alias.end() ? i : it->second;
+}
+
+std::vector<int64_t> Lowering::const_ints(int32_t i, const std::string &what, size_t op_index) const {
+    if (i < 0 || !is_const(i))
+        refuse(RefusalKind::UnsupportedOperator, who(op_index) + ": " + what + " must be a constant tensor");
+    const tfl::Tensor &x = t(i);
+    const auto d = data(i);
+    size_t es = x.type == tfl::TensorType::Int32 ? 4 : x.type == tfl::TensorType::Int64 ? 8 : 0;
+    if (!es)
+        refuse(RefusalKind::InvalidModel, who(op_index) + ": " + what + " has type " + tfl::tensor_type_name(x.type) +
+                                              " (int32 or int64 expected)");
+    // The element count, capped so hostile shapes cannot overflow it: a
+    // buffer never holds 2^40 elements.
+    uint64_t n = 1;
+    for (int32_t dim : x.shape) n = std::min<uint64_t>(n * (uint64_t)(dim < 0 ? 0 : dim), uint64_t{1} << 40);
+    if (n * es != d.size())
+        refuse(RefusalKind::InvalidModel, who(op_index) + ": " + what + " holds " + std::to_string(d.size()) +
+                                              " bytes for " + std::to_string(n) + " elements");
+    std::vector<int64_t> out;
+    for (size_t k = 0; k < d.size(); k += es) {
+        uint64_t u = 0;
+        for (size_t j = 0; j < es; ++j) u |= (uint64_t)d[k + j] << (8 * j);
+        out.push_back(es == 4 ? (int64_t)(int32_t)(uint32_t)u : (int64_t)u);
+    }
+    return out;
+}
+
+bool Lowering::same_encoding(int32_t a, int32_t b_) const {
+    const tfl::Tensor &x = t(a), &y = t(b_);
+    if (x.type != tfl::TensorType::Int8 && y.type != tfl::TensorType::Int8) return true;
+    if (x.type != y.type || !x.quant.present() || !y.quant.present()) return false;
+    return x.quant.scale[0] == y.quant.scale[0] && x.quant.zero_point[0] == y.quant.zero_point[0];
+}
+
+void Lowering::require_same_encoding(int32_t in, int32_t out, size_t i) const {
+    if (!same_encoding(in, out))
+        refuse(RefusalKind::UnsupportedAttribute,
+               who(i) + ": input \"" + t(in).name + "\" and output \"" + t(out).name +
+                   "\" have different int8 encodings; TFLite copies the bytes unchanged here, which the plan's "
+                   "kernels would requantize");
+}
+
+void Lowering::need_attributes(size_t op_index, const char *what) const {
+    if (opt.schema < 8)
+        refuse(RefusalKind::BadOption, who(op_index) + " needs the " + what + " attribute (schema 8 or later)");
+}
+
+// ---- boundary conversions ----
+void Lowering::fold_boundaries() {
+    for (size_t i = 0; i < sg.operators.size(); ++i) {
+        if (!is_boundary_conversion(m, i)) continue;
+        const tfl::Operator &op = sg.operators[i];
+        const int32_t from = op.inputs[0], to = op.outputs[0];
+        const bool quantize = m.operator_codes[op.opcode_index].builtin == tfl::kQuantize;
+        const int32_t outer = quantize ? from : to, inner = quantize ? to : from;
+        if (t(outer).type != tfl::TensorType::Float32 || t(inner).type != tfl::TensorType::Int8 ||
+            !t(inner).quant.present())
+            refuse(RefusalKind::UnsupportedOperator,
+                   who(i) + " converts " + tfl::tensor_type_name(t(from).type) + " to " +
+                       tfl::tensor_type_name(t(to).type) +
+                       "; only float32 <-> quantized int8 at the model boundary is lowered");
+        if (opt.schema < 6)
+            refuse(RefusalKind::BadOption, "the model has float32 inputs or outputs around an int8 body, which "
+                                           "needs declared interface dtypes (schema 6 or later)");
+        // The float tensor must be used by nothing else.
+        for (size_t j = 0; j < sg.operators.size(); ++j) {
+            if (j == i) continue;
+            for (int32_t x : sg.operators[j].inputs)
+                if (x == outer) refuse(RefusalKind::UnsupportedOperator, who(i) + ": its float tensor has other users");
+            for (int32_t x : sg.operators[j].outputs)
+                if (x == outer) refuse(RefusalKind::UnsupportedOperator, who(i) + ": its float tensor has other writers");
+        }
+        alias[outer] = inner;
+        iface[inner] = TIGRIS_DTYPE_FLOAT32;
+        report.folded.push_back(who(i) + " -> float32 interface of \"" + t(inner).name + "\"");
+    }
+}
+
+// ---- quantization ----
+int Lowering::quant_for(int32_t i, const std::vector<Multiplier> &mult) {
+    const tfl::Quantization &q = t(i).quant;
+    if (!q.present()) return -1;
+    if (q.scale.size() != 1 || q.zero_point.size() != 1)
+        refuse(RefusalKind::InvalidModel, "activation tensor \"" + t(i).name + "\" is quantized per channel");
+    if (!(q.scale[0] > 0.0f) || !std::isfinite(q.scale[0]))
+        refuse(RefusalKind::InvalidModel, "tensor \"" + t(i).name + "\" has a non-positive scale");
+    std::vector<int32_t> ms, ss;
+    for (const Multiplier &x : mult) {
+        ms.push_back(x.multiplier);
+        ss.push_back(x.shift);
+    }
+    if (mult.empty()) {
+        Multiplier own = quantize_multiplier((double)q.scale[0]);
+        ms = {own.multiplier};
+        ss = {own.shift};
+    }
+    return b.add_quant(q.scale[0], (int32_t)q.zero_point[0], ms, ss);
+}
+
+// ---- tensors ----
+static uint8_t dtype_of(tfl::TensorType ty) {
+    switch (ty) {
+    case tfl::TensorType::Float32: return TIGRIS_DTYPE_FLOAT32;
+    case tfl::TensorType::Int8: return TIGRIS_DTYPE_INT8;
+    case tfl::TensorType::Int32: return TIGRIS_DTYPE_INT32;
+    case tfl::TensorType::Bool: return TIGRIS_DTYPE_BOOL;
+    default: return 0;
+    }
+}
+
+uint16_t Lowering::tensor(int32_t i, const std::vector<Multiplier> &mult) {
+    i = resolve(i);
+    auto it = tensor_of.find(i);
+    if (it != tensor_of.end()) return it->second;
+    const tfl::Tensor &x = t(i);
+    const uint8_t dt = dtype_of(x.type);
+    if (!dt)
+        refuse(RefusalKind::UnsupportedDtype,
+               "tensor \"" + x.name + "\" has type " + tfl::tensor_type_name(x.type) + " inside the graph");
+    if (x.is_variable) refuse(RefusalKind::UnsupportedOperator, "variable tensor \"" + x.name + "\" (state) is not lowered yet");
+    std::vector<int32_t> shape = x.shape.empty() ? std::vector<int32_t>{1} : x.shape;
+    for (int32_t d : shape)
+        if (d <= 0) refuse(RefusalKind::InvalidModel, "tensor \"" + x.name + "\" has a dynamic or empty dimension");
+    uint8_t flags = 0;
+    for (int32_t in : sg.inputs)
+        if (resolve(in) == i) flags |= TIGRIS_TENSOR_MODEL_INPUT;
+    for (int32_t out : sg.outputs)
+        if (resolve(out) == i) flags |= TIGRIS_TENSOR_MODEL_OUTPUT;
+    int q = -1;
+    if (dt == TIGRIS_DTYPE_INT8) {
+        q = quant_for(i, mult);
+        if (q < 0) refuse(RefusalKind::InvalidModel, "int8 tensor \"" + x.name + "\" has no quantization");
+    }
+    const uint16_t id = b.add_tensor(x.name, dt, shape, flags, q);
+    auto f = iface.find(i);
+    if (f != iface.end()) b.tensors[id].iface_dtype = f->second;
+    tensor_of[i] = id;
+    return id;
+}
+
+uint16_t Lowering::weight(int32_t i) {
+    auto d = data(i);
+    return b.add_weight(t(i).name, std::vector<uint8_t>(d.begin(), d.end()));
+}
+
 namespace {
 
-namespace tfl = tigris::tflite;
-namespace pf = tigris::planfile;
-
-[[noreturn]] void refuse(RefusalKind k, const std::string &msg) { throw ImportError(Refusal{k, msg}); }
-
-struct Lowering {
-    const tfl::Model &m;
-    const tfl::SubGraph &sg;
-    const Options &opt;
-    pf::PlanBuilder b;
-    Report report;
-    std::map<int32_t, uint16_t> tensor_of;  // TFLite tensor -> plan tensor
-    std::map<int32_t, int32_t> alias;       // folded boundary: TFLite tensor -> the one it stands for
-    std::map<int32_t, uint8_t> iface;       // TFLite tensor -> declared interface dtype
-
-    Lowering(const tfl::Model &model, const Options &o) : m(model), sg(model.subgraphs.at(0)), opt(o), b(o.schema) {}
-
-    const tfl::Tensor &t(int32_t i) const { return sg.tensors.at((size_t)i); }
-
-    std::span<const uint8_t> data(int32_t i) const {
-        const tfl::Tensor &x = t(i);
-        if (x.buffer == 0 || x.buffer >= m.buffers.size()) return {};
-        return m.buffers[x.buffer].data;
+uint8_t fused(int8_t a, const std::string &w) {
+    switch (a) {
+    case 0: return TIGRIS_ACT_NONE;
+    case 1: return TIGRIS_ACT_RELU;
+    case 3: return TIGRIS_ACT_RELU6;
+    default: refuse(RefusalKind::UnsupportedAttribute, w + ": fused activation " + std::to_string(a) + " (only NONE, RELU, RELU6)");
     }
-    bool is_const(int32_t i) const { return i >= 0 && !t(i).is_variable && !data(i).empty(); }
+}
 
-    std::string who(size_t op_index) const {
-        const tfl::OperatorCode &c = m.operator_codes[sg.operators[op_index].opcode_index];
-        return "operator " + std::to_string(op_index) + " " + tfl::builtin_name(c.builtin);
+// TFLite SAME padding: the total the window overhangs, the smaller half first.
+// In 64 bits: shapes and options come from the file. nullopt when a pad
+// does not fit the format's 16-bit fields.
+std::optional<std::pair<uint16_t, uint16_t>> same_pads(int64_t in, int64_t out, int64_t k, int64_t s, int64_t d) {
+    const int64_t eff = (k - 1) * d + 1;
+    const int64_t total = std::max<int64_t>((out - 1) * s + eff - in, 0);
+    if (total - total / 2 > 0xFFFF) return std::nullopt;
+    return std::pair<uint16_t, uint16_t>{(uint16_t)(total / 2), (uint16_t)(total - total / 2)};
+}
+
+}  // namespace
+
+// ---- activations ----
+// int8 clamp bounds of a fused activation, as TFLite computes them from
+// the output quantization (zero point, and 6/scale rounded half away).
+void Lowering::act_bounds(pf::Op &o, int32_t out) {
+    if (t(out).type != tfl::TensorType::Int8) return;
+    const float s = t(out).quant.scale[0];
+    const int32_t z = (int32_t)t(out).quant.zero_point[0];
+    int32_t lo = -128, hi = 127;
+    if (o.fused_act == TIGRIS_ACT_RELU || o.fused_act == TIGRIS_ACT_RELU6) lo = std::max(lo, z);
+    if (o.fused_act == TIGRIS_ACT_RELU6) {
+        const float six = std::round(6.0f / s);  // finite and positive: scales were checked
+        hi = (int32_t)std::min<int64_t>(hi, (int64_t)z + (six < 1e6f ? (int64_t)six : 1000000));
     }
+    o.act_min = (int8_t)lo;
+    o.act_max = (int8_t)hi;
+}
 
-    static uint8_t dtype_of(tfl::TensorType ty) {
-        switch (ty) {
-        case tfl::TensorType::Float32: return TIGRIS_DTYPE_FLOAT32;
-        case tfl::TensorType::Int8: return TIGRIS_DTYPE_INT8;
-        case tfl::TensorType::Int32: return TIGRIS_DTYPE_INT32;
-        case tfl::TensorType::Bool: return TIGRIS_DTYPE_BOOL;
-        default: return 0;
-        }
+// ---- padding ----
+void Lowering::windowed(pf::Op &o, const tfl::Operator &op, int32_t kh, int32_t kw, int32_t in, int32_t out, size_t i) {
+    const tfl::Options &p = op.options;
+    const auto &is = t(in).shape, &os = t(out).shape;
+    if (is.size() != 4 || os.size() != 4) refuse(RefusalKind::InvalidModel, who(i) + ": input and output must be rank 4");
+    if (kh <= 0 || kw <= 0 || kh > 255 || kw > 255 || p.stride_h > 255 || p.stride_w > 255 || p.stride_h <= 0 ||
+        p.stride_w <= 0)
+        refuse(RefusalKind::UnsupportedAttribute, who(i) + ": kernel or stride not in 1..255");
+    o.spatial = tigris_spatial_t{};
+    o.spatial.kernel_h = (uint8_t)kh;
+    o.spatial.kernel_w = (uint8_t)kw;
+    o.spatial.stride_h = (uint8_t)p.stride_h;
+    o.spatial.stride_w = (uint8_t)p.stride_w;
+    if (p.dilation_h > 0xFFFF || p.dilation_w > 0xFFFF)
+        refuse(RefusalKind::UnsupportedAttribute, who(i) + ": dilation above 65535");
+    o.spatial.dilation_h = (uint16_t)std::max(1, p.dilation_h);
+    o.spatial.dilation_w = (uint16_t)std::max(1, p.dilation_w);
+    o.spatial.group = 1;
+    if (p.padding == 0) {
+        const auto hp = same_pads(is[1], os[1], kh, p.stride_h, o.spatial.dilation_h);
+        const auto wp = same_pads(is[2], os[2], kw, p.stride_w, o.spatial.dilation_w);
+        if (!hp || !wp) refuse(RefusalKind::InvalidModel, who(i) + ": padding does not fit 16 bits");
+        const auto [top, bottom] = *hp;
+        const auto [left, right] = *wp;
+        o.spatial.pad_top = top;
+        o.spatial.pad_bottom = bottom;
+        o.spatial.pad_left = left;
+        o.spatial.pad_right = right;
     }
+}
 
-    // ---- boundary conversions ----
-    void fold_boundaries() {
-        for (size_t i = 0; i < sg.operators.size(); ++i) {
-            if (!is_boundary_conversion(m, i)) continue;
-            const tfl::Operator &op = sg.operators[i];
-            const int32_t from = op.inputs[0], to = op.outputs[0];
-            const bool quantize = m.operator_codes[op.opcode_index].builtin == tfl::kQuantize;
-            const int32_t outer = quantize ? from : to, inner = quantize ? to : from;
-            if (t(outer).type != tfl::TensorType::Float32 || t(inner).type != tfl::TensorType::Int8 ||
-                !t(inner).quant.present())
-                refuse(RefusalKind::UnsupportedOperator,
-                       who(i) + " converts " + tfl::tensor_type_name(t(from).type) + " to " +
-                           tfl::tensor_type_name(t(to).type) +
-                           "; only float32 <-> quantized int8 at the model boundary is lowered");
-            if (opt.schema < 6)
-                refuse(RefusalKind::BadOption, "the model has float32 inputs or outputs around an int8 body, which "
-                                               "needs declared interface dtypes (schema 6 or later)");
-            // The float tensor must be used by nothing else.
-            for (size_t j = 0; j < sg.operators.size(); ++j) {
-                if (j == i) continue;
-                for (int32_t x : sg.operators[j].inputs)
-                    if (x == outer) refuse(RefusalKind::UnsupportedOperator, who(i) + ": its float tensor has other users");
-                for (int32_t x : sg.operators[j].outputs)
-                    if (x == outer) refuse(RefusalKind::UnsupportedOperator, who(i) + ": its float tensor has other writers");
-            }
-            alias[outer] = inner;
-            iface[inner] = TIGRIS_DTYPE_FLOAT32;
-            report.folded.push_back(who(i) + " -> float32 interface of \"" + t(inner).name + "\"");
-        }
+// ---- operators ----
+void Lowering::lower_op(size_t i) {
+    const tfl::Operator &op = sg.operators[i];
+    const auto code = lowered_opcode(m, i);
+    if (!code) return;  // boundary conversion, folded
+    const int32_t builtin = m.operator_codes[op.opcode_index].builtin;
+    std::vector<int32_t> rt, cs;  // runtime and constant inputs, in order
+    for (int32_t x : op.inputs) {
+        if (x < 0) continue;
+        (is_const(x) ? cs : rt).push_back(x);
     }
-
-    int32_t resolve(int32_t i) const {
-        auto it = alias.find(i);
-        return it == alias.end() ? i : it->second;
-    }
-
-    // ---- quantization ----
-    int quant_for(int32_t i, const std::vector<Multiplier> &mult) {
-        const tfl::Quantization &q = t(i).quant;
-        if (!q.present()) return -1;
-        if (q.scale.size() != 1 || q.zero_point.size() != 1)
-            refuse(RefusalKind::InvalidModel, "activation tensor \"" + t(i).name + "\" is quantized per channel");
-        if (!(q.scale[0] > 0.0f) || !std::isfinite(q.scale[0]))
-            refuse(RefusalKind::InvalidModel, "tensor \"" + t(i).name + "\" has a non-positive scale");
-        std::vector<int32_t> ms, ss;
-        for (const Multiplier &x : mult) {
-            ms.push_back(x.multiplier);
-            ss.push_back(x.shift);
-        }
-        if (mult.empty()) {
-            Multiplier own = quantize_multiplier((double)q.scale[0]);
-            ms = {own.multiplier};
-            ss = {own.shift};
-        }
-        return b.add_quant(q.scale[0], (int32_t)q.zero_point[0], ms, ss);
-    }
-
-    // ---- tensors ----
-    uint16_t tensor(int32_t i, const std::vector<Multiplier> &mult = {}) {
-        i = resolve(i);
-        auto it = tensor_of.find(i);
-        if (it != tensor_of.end()) return it->second;
-        const tfl::Tensor &x = t(i);
-        const uint8_t dt = dtype_of(x.type);
-        if (!dt)
-            refuse(RefusalKind::UnsupportedDtype,
-                   "tensor \"" + x.name + "\" has type " + tfl::tensor_type_name(x.type) + " inside the graph");
-        if (x.is_variable) refuse(RefusalKind::UnsupportedOperator, "variable tensor \"" + x.name + "\" (state) is not lowered yet");
-        std::vector<int32_t> shape = x.shape.empty() ? std::vector<int32_t>{1} : x.shape;
-        for (int32_t d : shape)
-            if (d <= 0) refuse(RefusalKind::InvalidModel, "tensor \"" + x.name + "\" has a dynamic or empty dimension");
-        uint8_t flags = 0;
-        for (int32_t in : sg.inputs)
-            if (resolve(in) == i) flags |= TIGRIS_TENSOR_MODEL_INPUT;
-        for (int32_t out : sg.outputs)
-            if (resolve(out) == i) flags |= TIGRIS_TENSOR_MODEL_OUTPUT;
-        int q = -1;
-        if (dt == TIGRIS_DTYPE_INT8) {
-            q = quant_for(i, mult);
-            if (q < 0) refuse(RefusalKind::InvalidModel, "int8 tensor \"" + x.name + "\" has no quantization");
-        }
-        const uint16_t id = b.add_tensor(x.name, dt, shape, flags, q);
-        auto f = iface.find(i);
-        if (f != iface.end()) b.tensors[id].iface_dtype = f->second;
-        tensor_of[i] = id;
-        return id;
-    }
-
-    uint16_t weight(int32_t i) {
-        auto d = data(i);
-        return b.add_weight(t(i).name, std::vector<uint8_t>(d.begin(), d.end()));
-    }
-
-    // ---- activations ----
-    static uint8_t fused(int8_t a, const std::string &w) {
-        switch (a) {
-        case 0: return TIGRIS_ACT_NONE;
-        case 1: return TIGRIS_ACT_RELU;
-        case 3: return TIGRIS_ACT_RELU6;
-        default: refuse(RefusalKind::UnsupportedAttribute, w + ": fused activation " + std::to_string(a) + " (only NONE, RELU, RELU6)");
-        }
-    }
-
-    // int8 clamp bounds of a fused activation, as TFLite computes them from
-    // the output quantization (zero point, and 6/scale rounded half away).
-    void act_bounds(pf::Op &o, int32_t out) {
-        if (t(out).type != tfl::TensorType::Int8) return;
-        const float s = t(out).quant.scale[0];
-        const int32_t z = (int32_t)t(out).quant.zero_point[0];
-        int32_t lo = -128, hi = 127;
-        if (o.fused_act == TIGRIS_ACT_RELU || o.fused_act == TIGRIS_ACT_RELU6) lo = std::max(lo, z);
-        if (o.fused_act == TIGRIS_ACT_RELU6) {
-            const float six = std::round(6.0f / s);  // finite and positive: scales were checked
-            hi = (int32_t)std::min<int64_t>(hi, (int64_t)z + (six < 1e6f ? (int64_t)six : 1000000));
-        }
-        o.act_min = (int8_t)lo;
-        o.act_max = (int8_t)hi;
-    }
-
-    // ---- padding ----
-    // TFLite SAME padding: the total the window overhangs, the smaller half first.
-    // In 64 bits: shapes and options come from the file. nullopt when a pad
-    // does not fit the format's 16-bit fields.
-    static std::optional<std::pair<uint16_t, uint16_t>> same_pads(int64_t in, int64_t out, int64_t k, int64_t s,
-                                                                    int64_t d) {
-        const int64_t eff = (k - 1) * d + 1;
-        const int64_t total = std::max<int64_t>((out - 1) * s + eff - in, 0);
-        if (total - total / 2 > 0xFFFF) return std::nullopt;
-        return std::pair<uint16_t, uint16_t>{(uint16_t)(total / 2), (uint16_t)(total - total / 2)};
-    }
-
-    void windowed(pf::Op &o, const tfl::Operator &op, int32_t kh, int32_t kw, int32_t in, int32_t out, size_t i) {
-        const tfl::Options &p = op.options;
-        const auto &is = t(in).shape, &os = t(out).shape;
-        if (is.size() != 4 || os.size() != 4) refuse(RefusalKind::InvalidModel, who(i) + ": input and output must be rank 4");
-        if (kh <= 0 || kw <= 0 || kh > 255 || kw > 255 || p.stride_h > 255 || p.stride_w > 255 || p.stride_h <= 0 ||
-            p.stride_w <= 0)
-            refuse(RefusalKind::UnsupportedAttribute, who(i) + ": kernel or stride not in 1..255");
-        o.spatial = tigris_spatial_t{};
-        o.spatial.kernel_h = (uint8_t)kh;
-        o.spatial.kernel_w = (uint8_t)kw;
-        o.spatial.stride_h = (uint8_t)p.stride_h;
-        o.spatial.stride_w = (uint8_t)p.stride_w;
-        if (p.dilation_h > 0xFFFF || p.dilation_w > 0xFFFF)
-            refuse(RefusalKind::UnsupportedAttribute, who(i) + ": dilation above 65535");
-        o.spatial.dilation_h = (uint16_t)std::max(1, p.dilation_h);
-        o.spatial.dilation_w = (uint16_t)std::max(1, p.dilation_w);
-        o.spatial.group = 1;
-        if (p.padding == 0) {
-            const auto hp = same_pads(is[1], os[1], kh, p.stride_h, o.spatial.dilation_h);
-            const auto wp = same_pads(is[2], os[2], kw, p.stride_w, o.spatial.dilation_w);
-            if (!hp || !wp) refuse(RefusalKind::InvalidModel, who(i) + ": padding does not fit 16 bits");
-            const auto [top, bottom] = *hp;
-            const auto [left, right] = *wp;
-            o.spatial.pad_top = top;
-            o.spatial.pad_bottom = bottom;
-            o.spatial.pad_left = left;
-            o.spatial.pad_right = right;
-        }
-    }
-
-    // ---- operators ----
-    void lower_op(size_t i) {
-        const tfl::Operator &op = sg.operators[i];
-        const auto code = lowered_opcode(m, i);
-        if (!code) return;  // boundary conversion, folded
-        std::vector<int32_t> rt, cs;  // runtime and constant inputs, in order
-        for (int32_t x : op.inputs) {
-            if (x < 0) continue;
-            (is_const(x) ? cs : rt).push_back(x);
-        }
-        if (op.outputs.size() != 1) refuse(RefusalKind::UnsupportedOperator, who(i) + " with several outputs is not lowered yet");
-        if (rt.empty() || op.outputs[0] < 0) refuse(RefusalKind::InvalidModel, who(i) + " has no runtime input or output");
-        const int32_t out = op.outputs[0];
-        const std::string w = who(i);
-        pf::Op o;
-        o.name = t(out).name;
-        o.type = *code;
-        std::vector<Multiplier> out_mult;  // effective multipliers for weight-bearing outputs
+    if (op.outputs.size() != 1) refuse(RefusalKind::UnsupportedOperator, who(i) + " with several outputs is not lowered yet");
+    if (rt.empty() || op.outputs[0] < 0) refuse(RefusalKind::InvalidModel, who(i) + " has no runtime input or output");
+    const int32_t out = op.outputs[0];
+    const std::string w = who(i);
+    const uint16_t at = (uint16_t)b.ops.size();  // this operator's plan index (for attributes)
+    pf::Op o;
+    o.name = t(out).name;
+    o.type = *code;
+    std::vector<Multiplier> out_mult;  // effective multipliers for weight-bearing outputs
+    bool consts_taken = false;         // the case consumed the constant inputs itself
+    if (builtin == tfl::kQuantize) {   // an int8 -> int8 requantization (support.cpp)
+        out_mult = lower_requantize(o, rt, out, i);
+        consts_taken = true;
+    } else {
         switch (*code) {
         case TIGRIS_OP_CONV:
         case TIGRIS_OP_DEPTHWISE:
@@ -270,6 +319,7 @@ struct Lowering {
                     refuse(RefusalKind::InvalidModel, w + ": int8 operands without quantization");
                 out_mult = channel_multipliers(t(rt[0]).quant.scale[0], fq.scale, t(out).quant.scale[0]);
             }
+            consts_taken = true;
             break;
         }
         case TIGRIS_OP_AVG_POOL:
@@ -277,9 +327,12 @@ struct Lowering {
             if (op.options.fused_activation != 0)
                 refuse(RefusalKind::UnsupportedAttribute, w + ": a fused activation on a pool is not lowered yet");
             windowed(o, op, op.options.filter_h, op.options.filter_w, rt.at(0), out, i);
+            require_same_encoding(rt.at(0), out, i);
             break;
         case TIGRIS_OP_RESHAPE:
             rt.resize(1);  // the shape operand is either constant or not read
+            require_same_encoding(rt[0], out, i);
+            consts_taken = true;
             break;
         case TIGRIS_OP_SOFTMAX:
             if (op.options.beta != 1.0f) refuse(RefusalKind::UnsupportedAttribute, w + ": beta other than 1");
@@ -287,36 +340,52 @@ struct Lowering {
         case TIGRIS_OP_ADD:
         case TIGRIS_OP_SUB:
         case TIGRIS_OP_MUL:
-            if (rt.size() != 2) refuse(RefusalKind::UnsupportedOperator, w + ": a constant operand is not lowered yet");
-            if (*code == TIGRIS_OP_ADD) o.fused_act = fused(op.options.fused_activation, w);
-            else if (op.options.fused_activation != 0)
-                refuse(RefusalKind::UnsupportedAttribute, w + ": fused activation on SUB/MUL");
+        case TIGRIS_OP_MAXIMUM:
+        case TIGRIS_OP_MINIMUM:
+            lower_binary(o, op, rt, i, at);
+            consts_taken = true;
+            break;
+        case TIGRIS_OP_STRIDED_SLICE:
+            lower_slice(o, op, rt, i, at);
+            consts_taken = true;
+            break;
+        case TIGRIS_OP_PAD:
+            lower_pad(o, op, rt, i, at);
+            consts_taken = true;
+            break;
+        case TIGRIS_OP_CONCAT:
+            lower_concat(o, op, rt, i);
+            break;
+        case TIGRIS_OP_LEAKY_RELU:
+            lower_leaky_relu(op, i, at);
             break;
         case TIGRIS_OP_RELU:
         case TIGRIS_OP_RELU6:
         case TIGRIS_OP_SIGMOID:
         case TIGRIS_OP_TANH:
+        case TIGRIS_OP_HARDSWISH:
+        case TIGRIS_OP_ABS:
             break;
         default:
             refuse(RefusalKind::UnsupportedOperator, w + " is not lowered yet");
         }
-        if (!cs.empty() && *code != TIGRIS_OP_CONV && *code != TIGRIS_OP_DEPTHWISE && *code != TIGRIS_OP_FULLY_CONN &&
-            *code != TIGRIS_OP_RESHAPE)
-            refuse(RefusalKind::UnsupportedOperator, w + ": constant operands are not lowered for it yet");
-        for (int32_t x : rt) o.inputs.push_back(tensor(x));
-        o.outputs.push_back(tensor(out, out_mult));
-        act_bounds(o, out);
-        b.ops.push_back(o);
     }
-};
+    if (!cs.empty() && !consts_taken)
+        refuse(RefusalKind::UnsupportedOperator, w + ": constant operands are not lowered for it yet");
+    for (int32_t x : rt) o.inputs.push_back(tensor(x));
+    o.outputs.push_back(tensor(out, out_mult));
+    act_bounds(o, out);
+    b.ops.push_back(o);
+}
 
-}  // namespace
+}  // namespace detail
 
-Result import_model(const tfl::Model &model, const Options &opt) {
+Result import_model(const tflite::Model &model, const Options &opt) {
+    using detail::refuse;
     if (opt.schema < 4 || opt.schema > 11) refuse(RefusalKind::BadOption, "--schema must be 4..11");
     if (opt.lz4 && opt.xip) refuse(RefusalKind::BadOption, "--compress lz4 and --xip exclude each other");
     if (auto r = check_importable(model)) throw ImportError(*r);
-    Lowering L(model, opt);
+    detail::Lowering L(model, opt);
     L.b.model_name = !opt.model_name.empty()             ? opt.model_name
                      : !model.subgraphs[0].name.empty() ? model.subgraphs[0].name
                                                          : "model";
@@ -342,7 +411,7 @@ Result import_model(const tfl::Model &model, const Options &opt) {
     L.b.peak = r.scheduled_peak;
     L.b.scheduled_peak = r.scheduled_peak;
     if (opt.xip) L.b.flags |= TIGRIS_FLAG_XIP;
-    if (opt.lz4) L.b.compression = pf::Compression::Lz4Blocks;
+    if (opt.lz4) L.b.compression = planfile::Compression::Lz4Blocks;
     r.not_done = {"row-band tiling (every stage runs whole tensors)", "chains"};
     r.model_name = L.b.model_name;
     r.schema = opt.schema;

@@ -57,8 +57,19 @@ std::optional<uint8_t> direct(int32_t code) {
     case tfl::kLeakyRelu: return TIGRIS_OP_LEAKY_RELU;
     case tfl::kAbs: return TIGRIS_OP_ABS;
     case tfl::kHardSwish: return TIGRIS_OP_HARDSWISH;
+    case tfl::kSlice: return TIGRIS_OP_STRIDED_SLICE;
     default: return std::nullopt;
     }
+}
+
+// A QUANTIZE from int8 to int8: TFLite's Requantize, which the plan runs as
+// a 1x1 depthwise convolution with unit weights (lower_data.cpp).
+bool is_requantize(const tfl::Model &m, const tfl::Operator &op) {
+    const tfl::SubGraph &sg = m.subgraphs.at(0);
+    if (m.operator_codes.at(op.opcode_index).builtin != tfl::kQuantize) return false;
+    if (op.inputs.size() != 1 || op.outputs.size() != 1 || op.inputs[0] < 0 || op.outputs[0] < 0) return false;
+    return sg.tensors.at((size_t)op.inputs[0]).type == tfl::TensorType::Int8 &&
+           sg.tensors.at((size_t)op.outputs[0]).type == tfl::TensorType::Int8;
 }
 
 }  // namespace
@@ -69,6 +80,7 @@ bool is_boundary_conversion(const tfl::Model &m, size_t op_index) {
     const tfl::OperatorCode &code = m.operator_codes.at(op.opcode_index);
     if (op.inputs.size() != 1 || op.outputs.size() != 1) return false;
     if (code.builtin != tfl::kQuantize && code.builtin != tfl::kDequantize) return false;
+    if (is_requantize(m, op)) return false;
     return contains(sg.inputs, op.inputs[0]) || contains(sg.outputs, op.outputs[0]);
 }
 
@@ -79,6 +91,7 @@ std::optional<uint8_t> lowered_opcode(const tfl::Model &m, size_t op_index) {
     if (code.builtin == tfl::kCustom)
         return code.custom_name == "TFLite_Detection_PostProcess" ? std::optional<uint8_t>(TIGRIS_OP_DETECTION_POSTPROCESS)
                                                                   : std::nullopt;
+    if (is_requantize(m, op)) return TIGRIS_OP_DEPTHWISE;
     if (code.builtin == tfl::kQuantize || code.builtin == tfl::kDequantize) return std::nullopt;
     return direct(code.builtin);
 }
@@ -104,7 +117,8 @@ std::optional<Refusal> check_importable(const tfl::Model &m) {
         if (!lowered_opcode(m, i) && !is_boundary_conversion(m, i)) {
             std::string why;
             if (code.builtin == tfl::kQuantize || code.builtin == tfl::kDequantize)
-                why = " inside the graph (only conversions of a model input or output are lowered)";
+                why = " inside the graph (only int8 -> int8 requantization and conversions of a model input or "
+                      "output are lowered)";
             return Refusal{RefusalKind::UnsupportedOperator,
                            "operator " + std::to_string(i) + " " + tfl::builtin_name(code.builtin) + why +
                                " is not supported"};

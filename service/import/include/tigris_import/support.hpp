@@ -36,11 +36,15 @@ const char *refusal_name(RefusalKind k);
 // model output: such a conversion becomes the plan's declared interface
 // dtype (float32 around an int8 tensor, tgrs-format §4.5), not an operator;
 // the lowering refuses the dtype pairs the interface cannot declare.
-// Anywhere else they are requantizations the format has no operator for.
+// A QUANTIZE from int8 to int8 is never a boundary conversion: it is
+// TFLite's Requantize and lowers to an operator wherever it stands.
+// Other conversions inside the graph are refused.
 bool is_boundary_conversion(const tflite::Model &m, size_t op_index);
 
 // The TiGrIS opcode (tigris_op_type_t) an operator lowers to, or nullopt
-// (also for a boundary conversion, which lowers to no operator).
+// (also for a boundary conversion, which lowers to no operator). An int8 ->
+// int8 QUANTIZE lowers to DEPTHWISE (a 1x1 with unit weights: the plan's
+// per-channel requantization is exactly TFLite's Requantize).
 std::optional<uint8_t> lowered_opcode(const tflite::Model &m, size_t op_index);
 
 // First reason the model cannot be imported, or nullopt when it can.
