@@ -1,5 +1,6 @@
-// SVDF (f32, int8), LSTM (f32) and DETECTION_POSTPROCESS (float or int8
-// inputs) run directly through the dispatchers. Goldens are hand-computed
+// SVDF (f32, int8), LSTM (f32; the int8 LSTM has its own file,
+// test_kernels_recurrent_lstm_s8.cpp) and DETECTION_POSTPROCESS (float or
+// int8 inputs) run directly through the dispatchers. Goldens are hand-computed
 // small cases or plain re-implementations written here: doubles for the
 // float ops, int64 arithmetic with division-based rounding for TFLite's
 // integer SVDF.
@@ -493,7 +494,7 @@ TEST(KernelsRecurrentLstm, F32Refusals) {
         EXPECT_EQ(lp.p.run_f32(lp.op), -1);
     }
     {
-        LstmPlan lp;  // int8 LSTM has no route
+        LstmPlan lp;  // int8 tensors with the float payload (the int8 kernel wants 112 bytes)
         build_lstm(lp, d, zero_lstm(2, 2));
         for (auto &t : lp.p.tensors) t.dtype = t.dtype == TIGRIS_DTYPE_FLOAT32 ? TIGRIS_DTYPE_INT8 : t.dtype;
         EXPECT_EQ(lp.p.run_s8(lp.op), -1);

@@ -683,6 +683,7 @@ int tk_s8_resize_linear(const tigris_plan_t *, const tigris_op_t *, uint16_t, ti
 
 /* >>> recurrent (recurrent and detection: recurrent.c, detection.c) */
 int tk_s8_svdf(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int tk_s8_lstm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* <<< recurrent */
 #endif
 

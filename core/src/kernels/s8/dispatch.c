@@ -99,6 +99,7 @@ static const tk_kernel_fn s8_routes[TIGRIS_OP_MAX_KNOWN + 1] = {
 
     /* >>> recurrent (recurrent and detection: recurrent.c, detection.c) */
     [TIGRIS_OP_SVDF] = tk_s8_svdf,
+    [TIGRIS_OP_LSTM] = tk_s8_lstm,
     /* <<< recurrent */
 };
 
