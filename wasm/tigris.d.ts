@@ -43,7 +43,10 @@ export interface RunOptions {
 }
 
 export interface RunResult {
-  outputs: Uint8Array; stats: ExecStats; events: TraceEvents; ms: number; backend: string;
+  outputs: Uint8Array; stats: ExecStats; events: TraceEvents; backend: string;
+  ms: number;      // the whole call: arenas, inputs, run, outputs
+  coreMs: number;  // tigris_run_with_state alone, timed inside the wasm module
+
   fastSize: number; slowSize: number; fastPeak: number; slowPeak: number;
 }
 

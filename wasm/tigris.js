@@ -4,7 +4,8 @@
 //   const tigris = await openTigris();            // loads tigris_core.mjs + .wasm
 //   const plan = tigris.loadPlan(bytes);          // summary, or throws PlanError
 //   const r = plan.run({ fast, slow, backend, inputs, trace: true });
-//   r.outputs (Uint8Array), r.stats, r.events (TraceEvents: typed columns)
+//   r.outputs (Uint8Array), r.stats, r.events (TraceEvents: typed columns),
+//   r.ms (the whole call: arenas, inputs, run, outputs), r.coreMs (the run alone)
 //   plan.close();
 //
 // Types: tigris.d.ts. Events stay packed: 48-byte records in one
@@ -118,7 +119,8 @@ export async function openTigris(moduleArgs = {}) {
           // four u16 fields, then u32 fields (tigris_exec_stats_t)
           stats[k] = i < 4 ? M.HEAPU16[(sp << 1) + i] : M.HEAPU32[sp + 2 + (i - 4)];
         });
-        return { outputs, stats, events, ms, backend: b === 0 ? (summary.data_dtype === 'int8' ? 's8' : 'f32') : backend, ...arenas };
+        const coreMs = M._tw_core_ms(ctx);
+        return { outputs, stats, events, ms, coreMs, backend: b === 0 ? (summary.data_dtype === 'int8' ? 's8' : 'f32') : backend, ...arenas };
       },
       close() {
         if (open) M._tw_close(ctx);
