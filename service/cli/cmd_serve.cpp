@@ -96,6 +96,9 @@ const Registration reg{"serve", "Run the gRPC service (and the viewer's static f
                            sub.add_option("--max-concurrent-runs", opt->limits.max_concurrent_runs,
                                           "Runs in flight; more are refused with RESOURCE_EXHAUSTED")
                                ->default_val(opt->limits.max_concurrent_runs);
+                           sub.add_option("--max-parallel-runs", opt->limits.max_parallel_runs,
+                                          "Of those, runs executing at once (0: hardware threads); the rest wait")
+                               ->default_val(opt->limits.max_parallel_runs);
                            sub.add_option("--max-threads", opt->limits.max_threads)->default_val(opt->limits.max_threads);
                            return std::function<int()>([opt] { return run(*opt); });
                        }};

@@ -21,14 +21,6 @@ extern "C" {
 namespace tigris::host {
 namespace {
 
-struct Aligned {
-    explicit Aligned(size_t n) : p(static_cast<uint8_t *>(::operator new(n ? n : 1, std::align_val_t(64)))) {}
-    ~Aligned() { ::operator delete(p, std::align_val_t(64)); }
-    Aligned(const Aligned &) = delete;
-    Aligned &operator=(const Aligned &) = delete;
-    uint8_t *p;
-};
-
 struct Ctx {
     tigris_kernel_fn inner = nullptr;
     RunResult *res = nullptr;
@@ -98,6 +90,13 @@ RunResult refused(std::string name, std::string msg, int code = 0) {
     return r;
 }
 
+uint8_t *aligned_alloc64(size_t n) {
+    return static_cast<uint8_t *>(::operator new(n ? n : 1, std::align_val_t(64)));
+}
+void aligned_free64(uint8_t *p) {
+    if (p) ::operator delete(p, std::align_val_t(64));
+}
+
 }  // namespace
 
 std::optional<Backend> parse_backend(const std::string &s) {
@@ -107,19 +106,64 @@ std::optional<Backend> parse_backend(const std::string &s) {
     return std::nullopt;
 }
 
-RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uint8_t> &input, const RunOptions &opt) {
-    // The loader keeps pointers into the bytes: an aligned private copy keeps
-    // the caller's vector free to go away and satisfies TIGRIS_TENSOR_ALIGN.
-    Aligned blob(plan_bytes.size());
-    if (!plan_bytes.empty()) std::memcpy(blob.p, plan_bytes.data(), plan_bytes.size());
-    tigris_plan_t plan;
-    tigris_error_t le = tigris_plan_load(blob.p, static_cast<uint32_t>(plan_bytes.size()), &plan);
-    if (le != TIGRIS_OK)
-        return refused("plan refused",
-                       std::string("the runtime refuses this plan: ") + error_name(le) + ": " + tigris_error_str(le) +
-                           " (run `tigris inspect` on it for details)",
-                       le);
+std::shared_ptr<const LoadedPlan> LoadedPlan::load(Bytes bytes, RunResult *refusal) {
+    std::shared_ptr<LoadedPlan> lp(new LoadedPlan());
+    lp->blob_ = aligned_alloc64(bytes.size());
+    lp->size_ = bytes.size();
+    if (!bytes.empty()) std::memcpy(lp->blob_, bytes.data(), bytes.size());
+    tigris_error_t le = tigris_plan_load(lp->blob_, static_cast<uint32_t>(bytes.size()), &lp->plan_);
+    if (le != TIGRIS_OK) {
+        if (refusal)
+            *refusal = refused("plan refused",
+                               std::string("the runtime refuses this plan: ") + error_name(le) + ": " +
+                                   tigris_error_str(le) + " (run `tigris inspect` on it for details)",
+                               le);
+        return nullptr;
+    }
+    const tigris_plan_t &plan = lp->plan_;
+    for (uint16_t t = 0; t < plan.header->num_tensors; t++)
+        lp->tensor_names_.emplace_back(tigris_str(&plan, plan.tensors[t].name_str));
+    for (uint32_t o = 0; o < plan.header->num_ops; o++) lp->op_names_.emplace_back(tigris_op_name(&plan, &plan.ops[o]));
+    return lp;
+}
 
+LoadedPlan::~LoadedPlan() { aligned_free64(blob_); }
+
+RunScratch::Buffer::~Buffer() { release(); }
+
+uint8_t *RunScratch::Buffer::reserve(size_t n) {
+    if (n > cap_ || !p_) {
+        release();
+        p_ = aligned_alloc64(n);
+        cap_ = n;
+    }
+    return p_;
+}
+
+void RunScratch::Buffer::release() {
+    aligned_free64(p_);
+    p_ = nullptr;
+    cap_ = 0;
+}
+
+void RunScratch::trim(size_t keep_bytes) {
+    for (Buffer *b : {&fast, &slow, &workspace, &state})
+        if (b->capacity() > keep_bytes) b->release();
+    if (tensor_ptrs.capacity() * sizeof(void *) > keep_bytes) std::vector<void *>().swap(tensor_ptrs);
+}
+
+size_t RunScratch::bytes_held() const {
+    return fast.capacity() + slow.capacity() + workspace.capacity() + state.capacity() +
+           tensor_ptrs.capacity() * sizeof(void *);
+}
+
+void RunScratch::poison(uint8_t byte) {
+    for (Buffer *b : {&fast, &slow, &workspace, &state})
+        if (b->data()) std::memset(b->data(), byte, b->capacity());
+}
+
+RunResult run_loaded(const LoadedPlan &lp, std::span<const Bytes> inputs, const RunOptions &opt, RunScratch &scratch) {
+    const tigris_plan_t &plan = lp.plan();
     RunResult res;
     const uint8_t dtype = tigris_plan_data_dtype(&plan);
     Backend b = opt.backend;
@@ -134,44 +178,35 @@ RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uin
     for (uint16_t t = 0; t < nt; t++) slow += 2ull * (plan.tensors[t].size_bytes + 64);
     if (slow > UINT32_MAX) slow = UINT32_MAX;
     res.slow_size = opt.slow_bytes.value_or(static_cast<uint32_t>(slow));
-    for (uint16_t t = 0; t < nt; t++) {
-        res.tensor_names.emplace_back(tigris_str(&plan, plan.tensors[t].name_str));
+    // Names only for the trace's exporters: a plain run does not pay for them.
+    if (opt.collect_trace) {
+        res.tensor_names = lp.tensor_names();
+        res.op_names = lp.op_names();
     }
-    for (uint32_t o = 0; o < plan.header->num_ops; o++) res.op_names.emplace_back(tigris_op_name(&plan, &plan.ops[o]));
 
-    size_t need = 0;
-    for (uint8_t i = 0; i < plan.header->num_model_inputs; i++) need += tigris_iface_bytes(&plan, plan.model_inputs[i]);
-    if (opt.input_sizes) {
-        const auto &sz = *opt.input_sizes;
-        if (sz.size() != plan.header->num_model_inputs)
-            return refused("bad input size", "the plan has " + std::to_string(plan.header->num_model_inputs) +
-                                                 " model inputs but " + std::to_string(sz.size()) + " were given");
-        for (uint8_t i = 0; i < plan.header->num_model_inputs; i++) {
-            const uint16_t t = plan.model_inputs[i];
-            const uint32_t want = tigris_iface_bytes(&plan, t);
-            if (sz[i] != want)
-                return refused("bad input size",
-                               "input " + std::to_string(i) + " (\"" + tigris_tensor_name(&plan, &plan.tensors[t]) +
-                                   "\") has " + std::to_string(sz[i]) + " bytes; it takes " + std::to_string(want) +
-                                   " bytes");
-        }
-    }
-    if (need != input.size()) {
-        RunResult r = refused("bad input size", "the input has " + std::to_string(input.size()) +
-                                                    " bytes but the model inputs need " + std::to_string(need) +
-                                                    " (raw bytes in declared dtypes, model-input order)");
-        r.input_bytes_needed = need;
-        return r;
+    if (inputs.size() != plan.header->num_model_inputs)
+        return refused("bad input size", "the plan has " + std::to_string(plan.header->num_model_inputs) +
+                                             " model inputs but " + std::to_string(inputs.size()) + " were given");
+    for (uint8_t i = 0; i < plan.header->num_model_inputs; i++) {
+        const uint16_t t = plan.model_inputs[i];
+        const uint32_t want = tigris_iface_bytes(&plan, t);
+        if (inputs[i].size() != want)
+            return refused("bad input size", "input " + std::to_string(i) + " (\"" +
+                                                 tigris_tensor_name(&plan, &plan.tensors[t]) + "\") has " +
+                                                 std::to_string(inputs[i].size()) + " bytes; it takes " +
+                                                 std::to_string(want) + " bytes");
     }
 
     if (opt.max_arena_bytes && (uint64_t)res.fast_size + res.slow_size > opt.max_arena_bytes)
         return refused("arena limit", "the run asks for " + std::to_string((uint64_t)res.fast_size + res.slow_size) +
                                           " arena bytes (fast + slow); the limit is " +
                                           std::to_string(opt.max_arena_bytes));
-    Aligned fast(res.fast_size), slowbuf(res.slow_size);
-    std::vector<void *> ptrs(nt, nullptr);
+    uint8_t *fast = scratch.fast.reserve(res.fast_size);
+    uint8_t *slowbuf = scratch.slow.reserve(res.slow_size);
+    scratch.tensor_ptrs.assign(nt, nullptr);
     tigris_mem_t mem;
-    tigris_mem_error_t me = tigris_mem_init(&mem, ptrs.data(), nt, fast.p, res.fast_size, slowbuf.p, res.slow_size);
+    tigris_mem_error_t me =
+        tigris_mem_init(&mem, scratch.tensor_ptrs.data(), nt, fast, res.fast_size, slowbuf, res.slow_size);
     if (me != TIGRIS_MEM_OK)
         return refused("memory init", std::string("cannot set up the arenas: ") + tigris_mem_error_str(me), me);
 
@@ -193,32 +228,34 @@ RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uin
         }
     }
 
-    size_t at = 0;
     for (uint8_t i = 0; i < plan.header->num_model_inputs; i++) {
-        uint16_t t = plan.model_inputs[i];
-        uint32_t n = tigris_iface_bytes(&plan, t);
-        tigris_error_t we = tigris_input_write(&plan, &mem, t, input.data() + at, n);
+        const uint16_t t = plan.model_inputs[i];
+        tigris_error_t we = tigris_input_write(&plan, &mem, t, inputs[i].data(), (uint32_t)inputs[i].size());
         if (we != TIGRIS_OK)
             return refused("input",
                            "cannot place model input " + std::to_string(i) + ": " + tigris_error_str(we) +
                                " (try a larger --fast or --slow)",
                            we);
-        at += n;
     }
 
-    std::vector<uint8_t> ws(tigris_executor_workspace_required(&plan));
+    // The workspace starts zeroed, as a fresh one would.
+    const size_t ws_size = tigris_executor_workspace_required(&plan);
+    uint8_t *ws = scratch.workspace.reserve(ws_size);
+    std::memset(ws, 0, ws_size);
     const bool wrap = !opt.dump_tensors_dir.empty() || opt.should_stop || opt.max_trace_events;
     auto t0 = std::chrono::steady_clock::now();
     // Plans with state (SVDF, LSTM, variables) start every run from the
     // plan's initial values: one `tigris run` is one inference.
-    std::vector<uint8_t> state(tigris_state_required(&plan));
-    if (!state.empty()) {
-        tigris_exec_error_t se = tigris_state_init(&plan, state.data(), state.size());
+    const size_t state_size = tigris_state_required(&plan);
+    uint8_t *state = state_size ? scratch.state.reserve(state_size) : nullptr;
+    if (state_size) {
+        std::memset(state, 0, state_size);
+        tigris_exec_error_t se = tigris_state_init(&plan, state, state_size);
         if (se != TIGRIS_EXEC_OK)
             return refused("state", std::string("cannot set up the plan's state: ") + tigris_exec_error_str(se), se);
     }
     tigris_exec_error_t xe = tigris_run_with_state(&plan, &mem, wrap ? host_kernel : kernel, wrap ? &ctx : nullptr,
-                                                   &res.stats, ws.data(), ws.size(), state.data(), state.size());
+                                                   &res.stats, ws, ws_size, state, state_size);
     res.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     res.fast_peak = mem.fast_peak;
     res.slow_peak = mem.slow_peak;
@@ -239,15 +276,68 @@ RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uin
         return res;
     }
     for (uint8_t i = 0; i < plan.header->num_model_outputs; i++) {
-        uint16_t t = plan.model_outputs[i];
-        uint32_t n = tigris_iface_bytes(&plan, t);
-        size_t base = res.outputs.size();
-        res.outputs.resize(base + n);
+        const uint16_t t = plan.model_outputs[i];
+        const uint32_t n = tigris_iface_bytes(&plan, t);
         res.output_sizes.push_back(n);
-        tigris_error_t oe = tigris_output_read(&plan, &mem, t, res.outputs.data() + base, n);
+        uint8_t *to;
+        if (opt.output_to) {
+            to = opt.output_to(i, n);
+        } else {
+            const size_t base = res.outputs.size();
+            res.outputs.resize(base + n);
+            to = res.outputs.data() + base;
+        }
+        tigris_error_t oe = tigris_output_read(&plan, &mem, t, to, n);
         if (oe != TIGRIS_OK) return refused("output", std::string("cannot read model output: ") + tigris_error_str(oe), oe);
     }
     return res;
+}
+
+RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uint8_t> &input, const RunOptions &opt) {
+    RunResult refusal;
+    const auto lp = LoadedPlan::load(plan_bytes, &refusal);
+    if (!lp) return refusal;
+    const tigris_plan_t &plan = lp->plan();
+    const uint8_t n_in = plan.header->num_model_inputs;
+    // The caller's split of `input` (one gRPC message per input, say) is
+    // checked input by input first, so the refusal names the input.
+    if (opt.input_sizes) {
+        const auto &sz = *opt.input_sizes;
+        if (sz.size() != n_in)
+            return refused("bad input size", "the plan has " + std::to_string(n_in) + " model inputs but " +
+                                                 std::to_string(sz.size()) + " were given");
+        for (uint8_t i = 0; i < n_in; i++) {
+            const uint16_t t = plan.model_inputs[i];
+            const uint32_t want = tigris_iface_bytes(&plan, t);
+            if (sz[i] != want)
+                return refused("bad input size",
+                               "input " + std::to_string(i) + " (\"" + tigris_tensor_name(&plan, &plan.tensors[t]) +
+                                   "\") has " + std::to_string(sz[i]) + " bytes; it takes " + std::to_string(want) +
+                                   " bytes");
+        }
+    }
+    size_t need = 0;
+    for (uint8_t i = 0; i < n_in; i++) need += tigris_iface_bytes(&plan, plan.model_inputs[i]);
+    if (need != input.size()) {
+        RunResult r = refused("bad input size", "the input has " + std::to_string(input.size()) +
+                                                    " bytes but the model inputs need " + std::to_string(need) +
+                                                    " (raw bytes in declared dtypes, model-input order)");
+        r.input_bytes_needed = need;
+        return r;
+    }
+    std::vector<Bytes> parts;
+    size_t at = 0;
+    for (uint8_t i = 0; i < n_in; i++) {
+        const uint32_t n = tigris_iface_bytes(&plan, plan.model_inputs[i]);
+        parts.emplace_back(input.data() + at, n);
+        at += n;
+    }
+    RunScratch scratch;
+    RunResult r = run_loaded(*lp, parts, opt, scratch);
+    // The CLI's results always carry the names (its exporters and reports use them).
+    if (r.tensor_names.empty()) r.tensor_names = lp->tensor_names();
+    if (r.op_names.empty()) r.op_names = lp->op_names();
+    return r;
 }
 
 RunResult run_plan_file(const std::string &plan_path, const std::string &input_path, const RunOptions &opt) {

@@ -14,6 +14,8 @@
 #include "tigris_host/run.hpp"
 #include "tigris_import/lower.hpp"
 #include "tigris_import/report_json.hpp"
+#include "tigris_server/plan_cache.hpp"
+#include "tigris_server/run_workers.hpp"
 #include "tigris_server/server.hpp"
 #include "tigris_tflite/model.hpp"
 
@@ -88,9 +90,12 @@ void fill_run(const host::RunResult &r, v1::RunResponse *out) {
     out->set_run_ms(r.wall_ms);
 }
 
-class TigrisService final : public v1::Tigris::Service {
+// Run uses gRPC's callback API: a call waiting for a worker holds no thread
+// (run_workers.hpp). The other RPCs are synchronous handlers.
+class TigrisService final : public v1::Tigris::WithCallbackMethod_Run<v1::Tigris::Service> {
 public:
-    TigrisService(Limits limits, LogFn log) : limits_(limits), log_(std::move(log)) {}
+    TigrisService(Limits limits, LogFn log)
+        : limits_(limits), log_(std::move(log)), workers_(limits.max_parallel_runs, kScratchKeepBytes) {}
 
     Status Inspect(grpc::ServerContext *, const v1::InspectRequest *req, v1::InspectResponse *resp) override {
         const auto t0 = std::chrono::steady_clock::now();
@@ -114,17 +119,24 @@ public:
         return done("Inspect", t0, Status::OK);
     }
 
-    Status Run(grpc::ServerContext *ctx, const v1::RunRequest *req, v1::RunResponse *resp) override {
+    grpc::ServerUnaryReactor *Run(grpc::CallbackServerContext *ctx, const v1::RunRequest *req,
+                                  v1::RunResponse *resp) override {
         const auto t0 = std::chrono::steady_clock::now();
-        RunSlot slot(in_flight_, limits_.max_concurrent_runs);
-        if (!slot.ok()) return done("Run", t0, busy());
-        host::RunResult r;
-        Status st = execute(ctx, *req, false, r);
-        if (st.ok()) {
-            for (const auto &o : split_outputs(*req, r)) resp->add_outputs(o);
-            fill_run(r, resp);
+        grpc::ServerUnaryReactor *reactor = ctx->DefaultReactor();
+        auto slot = std::make_shared<RunSlot>(in_flight_, limits_.max_concurrent_runs);
+        if (!slot->ok()) {
+            reactor->Finish(done("Run", t0, busy()));
+            return reactor;
         }
-        return done("Run", t0, st);
+        workers_.submit([this, ctx, req, resp, reactor, t0, slot](host::RunScratch &scratch) mutable {
+            host::RunResult r;
+            Status st = execute(ctx, *req, false, r, resp, scratch);
+            if (st.ok()) fill_run(r, resp);
+            st = done("Run", t0, st);
+            slot.reset();  // free before the client hears back, so its next call is admitted
+            reactor->Finish(st);
+        });
+        return reactor;
     }
 
     Status Trace(grpc::ServerContext *ctx, const v1::TraceRequest *req, grpc::ServerWriter<v1::TraceBatch> *w) override {
@@ -132,7 +144,8 @@ public:
         RunSlot slot(in_flight_, limits_.max_concurrent_runs);
         if (!slot.ok()) return done("Trace", t0, busy());
         host::RunResult r;
-        Status st = execute(ctx, req->run(), true, r);
+        Status st;
+        workers_.run_and_wait([&](host::RunScratch &scratch) { st = execute(ctx, req->run(), true, r, nullptr, scratch); });
         if (!st.ok()) return done("Trace", t0, st);
         const size_t batch = req->batch_events() ? req->batch_events() : 1024;
         size_t at = 0;
@@ -197,16 +210,23 @@ public:
     }
 
 private:
+    // Plans kept loaded between calls (plan_cache.hpp) and what a run's
+    // scratch may keep after it (run_workers.hpp); see docs/service.md.
+    static constexpr size_t kCachedPlans = 16, kCachedPlanBytes = 64u << 20;
+    static constexpr size_t kScratchKeepBytes = 64u << 20;
+
     Limits limits_;
     LogFn log_;
     std::atomic<int> in_flight_{0};
+    PlanCache plans_{kCachedPlans, kCachedPlanBytes};
+    RunWorkers workers_;
 
     Status done(const char *method, std::chrono::steady_clock::time_point t0, Status st) {
         if (log_) {
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            char buf[64];
-            std::snprintf(buf, sizeof buf, "%.2f", ms);
-            std::string line = std::string("rpc=") + method + " status=" + code_name(st.error_code()) + " ms=" + buf;
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "rpc=%s status=%s ms=%.2f", method, code_name(st.error_code()), ms);
+            std::string line(buf);
             if (!st.ok()) line += " error=\"" + st.error_message() + "\"";
             log_(line);
         }
@@ -229,17 +249,24 @@ private:
         return "the plan is refused: " + rep.status.name + ": " + rep.status.message;
     }
 
-    // Runs the request with the server's limits. The host library checks
-    // the plan and each input (by size, naming the input) as the CLI does.
-    Status execute(grpc::ServerContext *ctx, const v1::RunRequest &req, bool trace, host::RunResult &r) {
+    // Runs the request with the server's limits, on a worker's thread and
+    // scratch: the plan from the cache (or loaded and checked now), the inputs
+    // straight from the request's bytes. With `direct`, outputs are read
+    // straight into its outputs fields. The host library checks each input
+    // by size, naming the input, as the CLI does.
+    Status execute(grpc::ServerContextBase *ctx, const v1::RunRequest &req, bool trace, host::RunResult &r,
+                   v1::RunResponse *direct, host::RunScratch &scratch) {
+        // The call may have waited for a worker: do no work for a client
+        // that is gone or a deadline that has passed.
+        if (ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "the client cancelled the run");
+        if (ctx->deadline() < std::chrono::system_clock::now())
+            return Status(StatusCode::DEADLINE_EXCEEDED, "the deadline passed before the run could start");
         const std::string &pb = req.plan();
-        const std::vector<uint8_t> plan(pb.begin(), pb.end());
-        std::vector<uint8_t> input;
-        std::vector<uint32_t> sizes;
-        for (const std::string &b : req.inputs()) {
-            input.insert(input.end(), b.begin(), b.end());
-            sizes.push_back((uint32_t)b.size());
-        }
+        auto plan = plans_.get({reinterpret_cast<const uint8_t *>(pb.data()), pb.size()}, &r);
+        if (!plan) return run_status(ctx, r);
+        std::vector<host::Bytes> inputs;
+        inputs.reserve(req.inputs_size());
+        for (const std::string &b : req.inputs()) inputs.emplace_back(reinterpret_cast<const uint8_t *>(b.data()), b.size());
         host::RunOptions opt;
         switch (req.backend()) {
         case v1::BACKEND_F32: opt.backend = host::Backend::F32; break;
@@ -248,17 +275,22 @@ private:
         }
         if (req.fast_bytes()) opt.fast_bytes = req.fast_bytes();
         if (req.slow_bytes()) opt.slow_bytes = req.slow_bytes();
-        opt.input_sizes = sizes;
         opt.max_arena_bytes = limits_.max_arena_bytes;
         opt.collect_trace = trace;
         opt.max_trace_events = trace ? limits_.max_trace_events : 0;
         opt.should_stop = [ctx] { return ctx->IsCancelled() || ctx->deadline() < std::chrono::system_clock::now(); };
-        r = host::run_plan(plan, input, opt);
+        if (direct)
+            opt.output_to = [direct](size_t, uint32_t n) {
+                std::string *s = direct->add_outputs();
+                s->resize(n);
+                return reinterpret_cast<uint8_t *>(s->data());
+            };
+        r = host::run_loaded(*plan, inputs, opt, scratch);
         if (r.ok()) return Status::OK;
         return run_status(ctx, r);
     }
 
-    Status run_status(grpc::ServerContext *ctx, const host::RunResult &r) const {
+    Status run_status(grpc::ServerContextBase *ctx, const host::RunResult &r) const {
         if (r.trace_overflow)
             return Status(StatusCode::RESOURCE_EXHAUSTED, "the trace has more than " +
                                                               std::to_string(limits_.max_trace_events) +

@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,10 @@ struct RunOptions {
     std::optional<std::vector<uint32_t>> input_sizes;
     uint64_t max_arena_bytes = 0;   // fast + slow above this: refused ("arena limit"); 0 = no limit
     uint64_t max_trace_events = 0;  // more events stop the run (trace_overflow); 0 = no limit
+    // When set: model output i (n bytes) is read straight into the buffer this
+    // returns (e.g. a gRPC response's bytes field) instead of RunResult::outputs;
+    // output_sizes is filled either way.
+    std::function<uint8_t *(size_t index, uint32_t n)> output_to;
 };
 
 struct RunResult {
@@ -62,6 +68,79 @@ struct RunResult {
 };
 
 std::optional<Backend> parse_backend(const std::string &s);
+
+using Bytes = std::span<const uint8_t>;
+
+// A plan the loader has accepted, with its own 64-byte-aligned copy of the
+// bytes (the loader keeps pointers into them, and TIGRIS_TENSOR_ALIGN holds
+// inside the copy). The core only reads a loaded plan, so one LoadedPlan can
+// be run by any number of threads at once; a server keeps these in a cache.
+class LoadedPlan {
+public:
+    // Copies and loads the bytes. nullptr when the loader refuses them; then
+    // *refusal (if given) is the run_plan result for the refusal.
+    static std::shared_ptr<const LoadedPlan> load(Bytes bytes, RunResult *refusal = nullptr);
+    ~LoadedPlan();
+    LoadedPlan(const LoadedPlan &) = delete;
+    LoadedPlan &operator=(const LoadedPlan &) = delete;
+
+    const tigris_plan_t &plan() const { return plan_; }
+    Bytes bytes() const { return {blob_, size_}; }
+    const std::vector<std::string> &tensor_names() const { return tensor_names_; }
+    const std::vector<std::string> &op_names() const { return op_names_; }
+
+private:
+    LoadedPlan() = default;
+    uint8_t *blob_ = nullptr;
+    size_t size_ = 0;
+    tigris_plan_t plan_{};
+    std::vector<std::string> tensor_names_, op_names_;
+};
+
+// The buffers one run works in (fast and slow arenas, tensor table, executor
+// workspace, plan state). A worker that keeps one between runs allocates only
+// when a run needs more than it holds; the contents never carry over (every
+// run sets up its arenas, workspace and state from scratch). One run at a time.
+class RunScratch {
+public:
+    RunScratch() = default;
+    RunScratch(const RunScratch &) = delete;
+    RunScratch &operator=(const RunScratch &) = delete;
+
+    // Frees every buffer above keep_bytes, so one large run does not pin its
+    // memory for the runs after it.
+    void trim(size_t keep_bytes);
+    size_t bytes_held() const;
+    // Overwrites every held buffer with `byte` (tests: a run must not depend
+    // on what an earlier run left behind).
+    void poison(uint8_t byte);
+
+    // A 64-byte-aligned buffer that only grows (until trimmed).
+    class Buffer {
+    public:
+        Buffer() = default;
+        ~Buffer();
+        Buffer(const Buffer &) = delete;
+        Buffer &operator=(const Buffer &) = delete;
+        uint8_t *reserve(size_t n);  // at least n bytes; old contents are not kept
+        void release();
+        uint8_t *data() const { return p_; }
+        size_t capacity() const { return cap_; }
+
+    private:
+        uint8_t *p_ = nullptr;
+        size_t cap_ = 0;
+    };
+    Buffer fast, slow, workspace, state;
+    std::vector<void *> tensor_ptrs;
+};
+
+// Runs a loaded plan on `inputs`, one span per model input in model-input
+// order, each checked against the input's size (a refusal names the input).
+// RunOptions::input_sizes is not used here: the spans carry their sizes.
+// Tensor and op names are copied into the result only when collecting the trace.
+RunResult run_loaded(const LoadedPlan &plan, std::span<const Bytes> inputs, const RunOptions &opt,
+                     RunScratch &scratch);
 
 // Runs plan bytes on `input` (the model inputs' raw bytes, model-input order).
 RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uint8_t> &input,
