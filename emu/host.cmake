@@ -34,3 +34,19 @@ endif()
 get_filename_component(_tigris_build_root ${CMAKE_BINARY_DIR} DIRECTORY)
 set(TIGRIS_FIRMWARE_DIR "${_tigris_build_root}" CACHE PATH
     "Root holding the firmware build trees (<dir>/<preset>/emu/tigris-emu-<board>.elf)")
+
+# The host library's fleet (service/lib/emu_*.cpp) shares the descriptor
+# layout with the harness and needs the default image and plugin paths. The
+# library is created later (service/), so the wiring waits for it.
+function(tigris_wire_emu_host)
+  if(NOT TARGET tigris_host)
+    return()
+  endif()
+  target_include_directories(tigris_host PRIVATE ${PROJECT_SOURCE_DIR}/emu/harness)
+  target_compile_definitions(tigris_host PRIVATE TIGRIS_FIRMWARE_DIR_DEFAULT="${TIGRIS_FIRMWARE_DIR}")
+  if(TARGET tigris_icount)
+    target_compile_definitions(tigris_host PRIVATE TIGRIS_EMU_PLUGIN_DEFAULT="$<TARGET_FILE:tigris_icount>")
+    add_dependencies(tigris_host tigris_icount)
+  endif()
+endfunction()
+cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL tigris_wire_emu_host)
