@@ -19,14 +19,16 @@ struct Fleet::Job {
     bool done = false;
     JobResult result;
 
+    // The event comes first: once `done` is set a waiter may return and its
+    // callback's captures (a gRPC stream, say) may be gone.
     void finish(JobResult r) {
+        if (on_event) on_event(Event::Finished);
         {
             std::lock_guard<std::mutex> lk(m);
             result = std::move(r);
             done = true;
         }
         cv.notify_all();
-        if (on_event) on_event(Event::Finished);
     }
 };
 
