@@ -1,0 +1,115 @@
+/*
+ * arm_common.h - what the accelerated Cortex-M int8 kernels share: the
+ * answer a kernel gives when it does not take a shape (TA_FALLBACK: the
+ * dispatcher then runs the int8 reference), the scratch area prepare()
+ * reserved, the requantisation parameters of an op's output, and the
+ * per-op entry points with their scratch-size twins.
+ *
+ * Every kernel here must produce the int8 reference's bytes exactly, so the
+ * arithmetic is the reference's (../s8/fixedpoint.h): wrapping int32
+ * accumulation (SMLAD and VMLADAVA wrap the same way), TFLite's
+ * MultiplyByQuantizedMultiplier, zero point, act clamp.
+ *
+ * Instruction sets: ARMv7E-M DSP (__ARM_FEATURE_DSP: M4, M7, and M55 too)
+ * is the baseline; with MVE (__ARM_FEATURE_MVE, M55) the conv family uses
+ * Helium vectors instead.
+ */
+#ifndef TIGRIS_ARM_COMMON_H
+#define TIGRIS_ARM_COMMON_H
+
+#include "../kernel_common.h"
+#include "../s8/fixedpoint.h"
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#    include <arm_acle.h>
+#    define TA_DSP 1
+#else
+#    define TA_DSP 0
+#endif
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#    include <arm_mve.h>
+#    define TA_MVE 1
+#else
+#    define TA_MVE 0
+#endif
+
+/* A kernel's answer "not this shape": the dispatcher runs the reference,
+ * which also reports any error the plan holds. */
+#define TA_FALLBACK 1
+
+/* Scratch of the prepared context: NULL/0 when prepare() was not called for
+ * this mem (kernels that need scratch then fall back). */
+uint8_t *ta_scratch(const tigris_mem_t *mem, uint32_t need);
+
+/* Rounds scratch sizes so every kernel's area starts word aligned. */
+static inline uint32_t ta_round16(uint64_t v) {
+    v = (v + 15u) & ~(uint64_t)15u;
+    return v > 0xFFFFFFF0u ? 0xFFFFFFF0u : (uint32_t)v;
+}
+
+/* The output requantisation of a conv-family op: multiplier/shift arrays
+ * read with stride 0 (one channel) or 1 (per channel). */
+typedef struct {
+    const int32_t *mult, *shift;
+    uint32_t step;
+    int32_t zp_out, act_min, act_max;
+} ta_requant_t;
+
+static const int32_t ta_unit_mult = 1, ta_zero_shift = 0;
+
+/* Requantisation of output tensor `out` for `channels` channels; -1 when the
+ * per-channel record is shorter than that (the reference refuses it too). */
+static inline int ta_requant_init(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_tensor_t *out,
+                                  int32_t channels, ta_requant_t *rq) {
+    const tigris_quant_param_t *q = tigris_tensor_quant(plan, out);
+    rq->zp_out = tk_zero_point(plan, out);
+    rq->act_min = op->act_min;
+    rq->act_max = op->act_max;
+    if (!q || !plan->quant_data) {
+        rq->mult = &ta_unit_mult;
+        rq->shift = &ta_zero_shift;
+        rq->step = 0;
+        return 0;
+    }
+    if (q->num_channels > 1 && q->num_channels < channels) return -1;
+    rq->mult = tigris_quant_multipliers(plan, q);
+    rq->shift = tigris_quant_shifts(plan, q);
+    rq->step = q->num_channels > 1 ? 1u : 0u;
+    return 0;
+}
+
+/* acc -> int8 exactly as the reference's requant_out. */
+static inline int8_t ta_requant(const ta_requant_t *rq, int32_t ch, int32_t acc) {
+    uint32_t c = (uint32_t)ch * rq->step;
+    int32_t q = fx_wadd(fx_mbqm(acc, rq->mult[c], rq->shift[c]), rq->zp_out);
+    return (int8_t)fx_clamp(q, rq->act_min, rq->act_max);
+}
+
+/* Unaligned 32-bit load (activations and weights carry no alignment). */
+static inline uint32_t ta_ld32(const void *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* A word rotated right by 8 bits (bytes 1 and 3 into SXTB16's lanes);
+ * signed so it feeds the ACLE intrinsics directly. */
+static inline int32_t ta_ror8(uint32_t x) {
+    return (int32_t)((x >> 8) | (x << 24));
+}
+
+/* ---- Per-op accelerated entry points (0, -1, or TA_FALLBACK) and their
+ *      scratch-size twins (bytes the op needs in the reservation) ---- */
+int ta_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem);
+uint32_t ta_conv_scratch(const tigris_plan_t *plan, const tigris_op_t *op);
+int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem);
+uint32_t ta_depthwise_scratch(const tigris_plan_t *plan, const tigris_op_t *op);
+int ta_fully_connected(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem);
+uint32_t ta_fully_connected_scratch(const tigris_plan_t *plan, const tigris_op_t *op);
+int ta_max_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem);
+int ta_avg_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem);
+uint32_t ta_pool_scratch(const tigris_plan_t *plan, const tigris_op_t *op);
+int ta_add(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem);
+uint32_t ta_add_scratch(const tigris_plan_t *plan, const tigris_op_t *op);
+
+#endif /* TIGRIS_ARM_COMMON_H */
