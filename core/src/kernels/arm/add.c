@@ -67,14 +67,14 @@ static int add_params(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
 }
 
 static inline int8_t add_out(const add_params_t *p, int32_t sum) {
-    return (int8_t)fx_clamp(fx_wadd(fx_mbqm(sum, p->my, p->shy), p->zy), p->lo, p->hi);
+    return (int8_t)fx_clamp(fx_wadd(ta_mbqm(sum, p->my, p->shy), p->zy), p->lo, p->hi);
 }
 
 /* Per element: the three rescales. */
 static void add_direct(const add_params_t *p, const int8_t *xa, const int8_t *xb, int8_t *y, uint32_t count) {
     for (uint32_t i = 0; i < count; i++) {
-        int32_t A = fx_mbqm(((int32_t)xa[i] - p->za) * (1 << 20), p->ma, p->sha);
-        int32_t B = fx_mbqm(((int32_t)xb[i] - p->zb) * (1 << 20), p->mb, p->shb);
+        int32_t A = ta_mbqm(((int32_t)xa[i] - p->za) * (1 << 20), p->ma, p->sha);
+        int32_t B = ta_mbqm(((int32_t)xb[i] - p->zb) * (1 << 20), p->mb, p->shb);
         y[i] = add_out(p, fx_wadd(A, B));
     }
 }
@@ -84,8 +84,8 @@ static void add_lut(const add_params_t *p, const int8_t *xa, const int8_t *xb, i
                     int32_t *lut) {
     int32_t *la = lut + 128, *lb = lut + 256 + 128;
     for (int32_t v = -128; v < 128; v++) {
-        la[v] = fx_mbqm((v - p->za) * (1 << 20), p->ma, p->sha);
-        lb[v] = fx_mbqm((v - p->zb) * (1 << 20), p->mb, p->shb);
+        la[v] = ta_mbqm((v - p->za) * (1 << 20), p->ma, p->sha);
+        lb[v] = ta_mbqm((v - p->zb) * (1 << 20), p->mb, p->shb);
     }
     for (uint32_t i = 0; i < count; i++) y[i] = add_out(p, fx_wadd(la[xa[i]], lb[xb[i]]));
 }

@@ -78,10 +78,27 @@ static inline int ta_requant_init(const tigris_plan_t *plan, const tigris_op_t *
     return 0;
 }
 
+/* fx_mbqm with one SMULL and no branches on the product: gemmlowp's
+ * saturating rounding doubling high multiply is floor((a*m + 2^30) / 2^31)
+ * for every a, m except a = m = INT32_MIN (saturates). For negative
+ * products that equals the reference's truncating form
+ * (a*m + 1 - 2^30) / 2^31, since ceil(n / d) = floor((n + d - 1) / d).
+ * The parity image checks the two against each other. */
+static inline int32_t ta_mbqm(int32_t x, int32_t m, int32_t shift) {
+    int32_t l = shift > 0 ? shift : 0, r = shift > 0 ? 0 : -shift;
+    if (l > 31) l = 31;
+    int32_t a = (int32_t)((uint32_t)x << l), p;
+    if (a == INT32_MIN && m == INT32_MIN)
+        p = INT32_MAX;
+    else
+        p = (int32_t)(((int64_t)a * m + (1 << 30)) >> 31);
+    return fx_rdbpot(p, r);
+}
+
 /* acc -> int8 exactly as the reference's requant_out. */
 static inline int8_t ta_requant(const ta_requant_t *rq, int32_t ch, int32_t acc) {
     uint32_t c = (uint32_t)ch * rq->step;
-    int32_t q = fx_wadd(fx_mbqm(acc, rq->mult[c], rq->shift[c]), rq->zp_out);
+    int32_t q = fx_wadd(ta_mbqm(acc, rq->mult[c], rq->shift[c]), rq->zp_out);
     return (int8_t)fx_clamp(q, rq->act_min, rq->act_max);
 }
 
@@ -92,11 +109,21 @@ static inline uint32_t ta_ld32(const void *p) {
     return v;
 }
 
-/* A word rotated right by 8 bits (bytes 1 and 3 into SXTB16's lanes);
- * signed so it feeds the ACLE intrinsics directly. */
-static inline int32_t ta_ror8(uint32_t x) {
-    return (int32_t)((x >> 8) | (x << 24));
+#if TA_DSP
+/* SXTB16 / SXTAB16 of a word rotated by 8, in one instruction (the
+ * instruction's own rotate; GCC 12 emits a separate ROR for the intrinsic
+ * of a rotated value). */
+static inline int32_t ta_sxtb16_ror8(uint32_t x) {
+    int32_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
+    return r;
 }
+static inline int32_t ta_sxtab16_ror8(int32_t a, uint32_t x) {
+    int32_t r;
+    __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(x));
+    return r;
+}
+#endif
 
 /* ---- Per-op accelerated entry points (0, -1, or TA_FALLBACK) and their
  *      scratch-size twins (bytes the op needs in the reservation) ---- */

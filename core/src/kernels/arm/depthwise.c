@@ -95,8 +95,8 @@ static void pixel(const ta_conv_args_t *a, const ta_taps_t *t, int32_t n, int8_t
             const int8_t *xp = xr, *wp = wr;
             for (int32_t kw = t->kwlo; kw < t->kwhi; kw++, xp += xs_w, wp += ws_w) {
                 uint32_t xw = ta_ld32(xp), ww = ta_ld32(wp);
-                int32_t xe = __sxtab16(off, (int32_t)xw), xo = __sxtab16(off, ta_ror8(xw));
-                int32_t we = __sxtb16((int32_t)ww), wo = __sxtb16(ta_ror8(ww));
+                int32_t xe = __sxtab16(off, (int32_t)xw), xo = ta_sxtab16_ror8(off, xw);
+                int32_t we = __sxtb16((int32_t)ww), wo = ta_sxtb16_ror8(ww);
                 a0 = __smlabb(xe, we, a0);
                 a2 = __smlatt(xe, we, a2);
                 a1 = __smlabb(xo, wo, a1);

@@ -28,17 +28,17 @@ static inline void ta_dot_2x2(const int8_t *c0, const int8_t *c1, const int8_t *
     int32_t i = 0;
     for (; i + 4 <= k; i += 4) {
         uint32_t wa = ta_ld32(w0 + i), wb = ta_ld32(w1 + i);
-        int32_t wa_e = (int32_t)__sxtb16((int32_t)wa), wa_o = (int32_t)__sxtb16(ta_ror8(wa));
-        int32_t wb_e = (int32_t)__sxtb16((int32_t)wb), wb_o = (int32_t)__sxtb16(ta_ror8(wb));
+        int32_t wa_e = (int32_t)__sxtb16((int32_t)wa), wa_o = (int32_t)ta_sxtb16_ror8(wa);
+        int32_t wb_e = (int32_t)__sxtb16((int32_t)wb), wb_o = (int32_t)ta_sxtb16_ror8(wb);
         uint32_t x = ta_ld32(c0 + i);
-        int32_t x_e = (int32_t)__sxtab16((int32_t)off, (int32_t)x), x_o = (int32_t)__sxtab16((int32_t)off, ta_ror8(x));
+        int32_t x_e = (int32_t)__sxtab16((int32_t)off, (int32_t)x), x_o = (int32_t)ta_sxtab16_ror8((int32_t)off, x);
         a00 = __smlad(x_e, wa_e, a00);
         a00 = __smlad(x_o, wa_o, a00);
         a01 = __smlad(x_e, wb_e, a01);
         a01 = __smlad(x_o, wb_o, a01);
         x = ta_ld32(c1 + i);
         x_e = (int32_t)__sxtab16((int32_t)off, (int32_t)x);
-        x_o = (int32_t)__sxtab16((int32_t)off, ta_ror8(x));
+        x_o = (int32_t)ta_sxtab16_ror8((int32_t)off, x);
         a10 = __smlad(x_e, wa_e, a10);
         a10 = __smlad(x_o, wa_o, a10);
         a11 = __smlad(x_e, wb_e, a11);
@@ -64,11 +64,11 @@ static inline void ta_dot_1x2(const int8_t *c0, const int8_t *w0, const int8_t *
     int32_t i = 0;
     for (; i + 4 <= k; i += 4) {
         uint32_t wa = ta_ld32(w0 + i), wb = ta_ld32(w1 + i), x = ta_ld32(c0 + i);
-        int32_t x_e = (int32_t)__sxtab16((int32_t)off, (int32_t)x), x_o = (int32_t)__sxtab16((int32_t)off, ta_ror8(x));
+        int32_t x_e = (int32_t)__sxtab16((int32_t)off, (int32_t)x), x_o = (int32_t)ta_sxtab16_ror8((int32_t)off, x);
         a0 = __smlad(x_e, (int32_t)__sxtb16((int32_t)wa), a0);
-        a0 = __smlad(x_o, (int32_t)__sxtb16(ta_ror8(wa)), a0);
+        a0 = __smlad(x_o, (int32_t)ta_sxtb16_ror8(wa), a0);
         a1 = __smlad(x_e, (int32_t)__sxtb16((int32_t)wb), a1);
-        a1 = __smlad(x_o, (int32_t)__sxtb16(ta_ror8(wb)), a1);
+        a1 = __smlad(x_o, (int32_t)ta_sxtb16_ror8(wb), a1);
     }
     for (; i < k; i++) {
         int32_t x0 = (int32_t)c0[i] - zp;
@@ -86,7 +86,7 @@ static inline int32_t ta_dot_1x1(const int8_t *c0, const int8_t *w0, int32_t k, 
     for (; i + 4 <= k; i += 4) {
         uint32_t wa = ta_ld32(w0 + i), x = ta_ld32(c0 + i);
         a0 = __smlad((int32_t)__sxtab16((int32_t)off, (int32_t)x), (int32_t)__sxtb16((int32_t)wa), a0);
-        a0 = __smlad((int32_t)__sxtab16((int32_t)off, ta_ror8(x)), (int32_t)__sxtb16(ta_ror8(wa)), a0);
+        a0 = __smlad((int32_t)ta_sxtab16_ror8((int32_t)off, x), (int32_t)ta_sxtb16_ror8(wa), a0);
     }
     for (; i < k; i++) a0 = (int32_t)((uint32_t)a0 + (uint32_t)(((int32_t)c0[i] - zp) * w0[i]));
     return a0;

@@ -119,7 +119,7 @@ static void avg_pixel(const taps_t *t, int32_t channels, int8_t lo, int8_t hi, i
                 for (int32_t j = 0; j < t->cols; j++) {
                     uint32_t v = ta_ld32(r + (size_t)j * t->step_w);
                     e = __sxtab16(e, (int32_t)v);
-                    o = __sxtab16(o, ta_ror8(v));
+                    o = ta_sxtab16_ror8(o, v);
                 }
             y[c] = avg_out((int16_t)(e & 0xFFFF), count, lo, hi);
             y[c + 2] = avg_out((int16_t)((uint32_t)e >> 16), count, lo, hi);
