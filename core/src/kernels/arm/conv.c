@@ -10,12 +10,14 @@
  *     padding taps filled with the input zero point (they then add
  *     (zp - zp) * w = 0, the reference's skipped taps).
  * Columns are multiplied against OC weight rows:
- *   - DSP (M4/M7): two pixels x two output channels per pass (ta_dot_2x2),
- *     -zp_in added while widening, scalar requantisation;
+ *   - DSP (M4/M7): each column widened once to 16-bit pairs (-zp_in added),
+ *     then two pixels x two output channels per pass (ta_q15_dot_2x2), a
+ *     last odd pixel one x four (ta_q15_dot_1x4), scalar requantisation;
  *   - MVE (M55): one pixel x four output channels (ta_mve_dot_1x4), the
  *     zero point folded in through per-channel weight sums, four outputs
  *     requantised per vector.
- * Scratch: DSP two columns; MVE one column plus OC int32 start values.
+ * Scratch: DSP two int8 columns plus their widened pairs; MVE one column
+ * plus OC int32 start values.
  */
 #include "conv_args.h"
 #include "dot_dsp.h"
@@ -100,70 +102,109 @@ static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) { return (uint64_t)oc 
 
 #else /* DSP */
 
-/* Two pixels' columns against every output channel. */
-static void dsp_pixel_pair(const ta_conv_args_t *a, const int8_t *c0, const int8_t *c1, int32_t k, int8_t *y0,
-                           int8_t *y1) {
-    uint32_t off = ta_lane_offset(a->zp_in);
-    int32_t oc = 0, noc = a->g.oc;
+/* Scratch: two int8 columns, then the widened q15 blocks (two columns
+ * interleaved, or one). */
+typedef struct {
+    int8_t *col[2];
+    int32_t *q15;
+    const ta_chq_t *ch; /* per output channel: bias and requantisation */
+    int32_t k, blocks;
+    uint32_t off;
+} dsp_work_t;
+
+/* Requantise acc for channel oc; the channel's bias. */
+#define RQ(oc, acc) ta_requant_fast(&a->rq, &wk->ch[oc], (acc))
+#define BIAS(oc) (wk->ch[oc].bias)
+
+/* Two pixels' int8 columns c0, c1 against every output channel. */
+static void dsp_pixel_pair(const ta_conv_args_t *a, const dsp_work_t *wk, const int8_t *c0, const int8_t *c1,
+                           int8_t *y0, int8_t *y1) {
+    int32_t k = wk->k, kb = wk->blocks * 4, oc = 0, noc = a->g.oc;
+    ta_q15_widen(c0, wk->blocks, wk->off, wk->q15, 4);
+    ta_q15_widen(c1, wk->blocks, wk->off, wk->q15 + 2, 4);
     for (; oc + 2 <= noc; oc += 2) {
-        int32_t b0 = ta_bias(a, oc), b1 = ta_bias(a, oc + 1);
+        const int8_t *w0 = a->w + (size_t)oc * k, *w1 = w0 + k;
+        int32_t b0 = BIAS(oc), b1 = BIAS(oc + 1);
         int32_t acc[4] = {b0, b1, b0, b1};
-        ta_dot_2x2(c0, c1, a->w + (size_t)oc * k, a->w + (size_t)(oc + 1) * k, k, off, a->zp_in, acc);
-        y0[oc] = ta_requant(&a->rq, oc, acc[0]);
-        y0[oc + 1] = ta_requant(&a->rq, oc + 1, acc[1]);
-        y1[oc] = ta_requant(&a->rq, oc, acc[2]);
-        y1[oc + 1] = ta_requant(&a->rq, oc + 1, acc[3]);
+        ta_q15_dot_2x2(wk->q15, w0, k, wk->blocks, acc);
+        if (kb < k) {
+            acc[0] = ta_tail(c0, w0, kb, k, a->zp_in, acc[0]);
+            acc[1] = ta_tail(c0, w1, kb, k, a->zp_in, acc[1]);
+            acc[2] = ta_tail(c1, w0, kb, k, a->zp_in, acc[2]);
+            acc[3] = ta_tail(c1, w1, kb, k, a->zp_in, acc[3]);
+        }
+        y0[oc] = RQ(oc, acc[0]);
+        y0[oc + 1] = RQ(oc + 1, acc[1]);
+        y1[oc] = RQ(oc, acc[2]);
+        y1[oc + 1] = RQ(oc + 1, acc[3]);
     }
     if (oc < noc) {
-        const int8_t *w = a->w + (size_t)oc * k;
-        int32_t b = ta_bias(a, oc);
-        y0[oc] = ta_requant(&a->rq, oc, ta_dot_1x1(c0, w, k, off, a->zp_in, b));
-        y1[oc] = ta_requant(&a->rq, oc, ta_dot_1x1(c1, w, k, off, a->zp_in, b));
+        const int8_t *w0 = a->w + (size_t)oc * k;
+        int32_t b = BIAS(oc);
+        int32_t r0 = ta_tail(c0, w0, kb, k, a->zp_in, ta_q15_dot_1x1(wk->q15, 4, w0, wk->blocks, b));
+        int32_t r1 = ta_tail(c1, w0, kb, k, a->zp_in, ta_q15_dot_1x1(wk->q15 + 2, 4, w0, wk->blocks, b));
+        y0[oc] = RQ(oc, r0);
+        y1[oc] = RQ(oc, r1);
     }
 }
 
-/* A last, unpaired pixel. */
-static void dsp_pixel(const ta_conv_args_t *a, const int8_t *c0, int32_t k, int8_t *y0) {
-    uint32_t off = ta_lane_offset(a->zp_in);
-    int32_t oc = 0, noc = a->g.oc;
-    for (; oc + 2 <= noc; oc += 2) {
-        int32_t r0 = ta_bias(a, oc), r1 = ta_bias(a, oc + 1);
-        ta_dot_1x2(c0, a->w + (size_t)oc * k, a->w + (size_t)(oc + 1) * k, k, off, a->zp_in, &r0, &r1);
-        y0[oc] = ta_requant(&a->rq, oc, r0);
-        y0[oc + 1] = ta_requant(&a->rq, oc + 1, r1);
+/* A last, unpaired pixel: four output channels per pass. */
+static void dsp_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, const int8_t *c0, int8_t *y0) {
+    int32_t k = wk->k, kb = wk->blocks * 4, oc = 0, noc = a->g.oc;
+    ta_q15_widen(c0, wk->blocks, wk->off, wk->q15, 2);
+    for (; oc + 4 <= noc; oc += 4) {
+        const int8_t *w0 = a->w + (size_t)oc * k;
+        int32_t acc[4] = {BIAS(oc), BIAS(oc + 1), BIAS(oc + 2), BIAS(oc + 3)};
+        ta_q15_dot_1x4(wk->q15, w0, k, wk->blocks, acc);
+        for (int32_t j = 0; j < 4; j++) y0[oc + j] = RQ(oc + j, ta_tail(c0, w0 + (size_t)j * k, kb, k, a->zp_in, acc[j]));
     }
-    if (oc < noc)
-        y0[oc] = ta_requant(&a->rq, oc, ta_dot_1x1(c0, a->w + (size_t)oc * k, k, off, a->zp_in, ta_bias(a, oc)));
+    for (; oc < noc; oc++) {
+        const int8_t *w0 = a->w + (size_t)oc * k;
+        y0[oc] = RQ(oc, ta_tail(c0, w0, kb, k, a->zp_in, ta_q15_dot_1x1(wk->q15, 2, w0, wk->blocks, BIAS(oc))));
+    }
 }
+
+#undef RQ
+#undef BIAS
 
 static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     const tk_geom_t *g = &a->g;
-    int32_t k = g->kh * g->kw * g->ic;
-    int8_t *buf[2] = {(int8_t *)scratch, (int8_t *)scratch + k};
+    dsp_work_t wk;
+    wk.k = g->kh * g->kw * g->ic;
+    wk.blocks = wk.k / 4;
+    wk.off = ta_lane_offset(a->zp_in);
+    size_t colb = ((size_t)wk.k + 3u) & ~(size_t)3u;
+    wk.col[0] = (int8_t *)scratch;
+    wk.col[1] = (int8_t *)scratch + colb;
+    wk.q15 = (int32_t *)(void *)(scratch + 2u * colb);
+    ta_chq_t *ch = (ta_chq_t *)(void *)(scratch + 2u * colb + 16u * (size_t)wk.blocks);
+    if (ta_requant_prep(&a->rq, a->bias, g->oc, ch)) return TA_FALLBACK;
+    wk.ch = ch;
     /* Pixels are paired in raster order across rows, so odd widths pair too. */
     for (int32_t n = 0; n < g->n; n++) {
         const int8_t *pend = NULL;
         int8_t *yend = NULL;
         for (int32_t oh = 0; oh < g->oh; oh++)
             for (int32_t ow = 0; ow < g->ow; ow++) {
-                const int8_t *c = column(a, one_by_one, n, oh, ow, buf[pend ? 1 : 0]);
+                const int8_t *c = column(a, one_by_one, n, oh, ow, wk.col[pend ? 1 : 0]);
                 int8_t *y = ta_out_px(a, n, oh, ow);
                 if (!pend) {
                     pend = c;
                     yend = y;
                 } else {
-                    dsp_pixel_pair(a, pend, c, k, yend, y);
+                    dsp_pixel_pair(a, &wk, pend, c, yend, y);
                     pend = NULL;
                 }
             }
-        if (pend) dsp_pixel(a, pend, k, yend);
+        if (pend) dsp_pixel(a, &wk, pend, yend);
     }
     return 0;
 }
 
+/* Two int8 columns (word-rounded), 16 bytes per block of four, and the
+ * channel table. */
 static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) {
-    (void)oc;
-    return 2u * (uint64_t)k;
+    return 2u * (((uint64_t)k + 3u) & ~(uint64_t)3u) + 16u * ((uint64_t)k / 4u) + sizeof(ta_chq_t) * (uint64_t)oc;
 }
 
 #endif

@@ -5,12 +5,14 @@
  * or >= 2 output, batch rows or a ROWS band of them); shapes it refuses go
  * to the reference, which reports them. Each batch row is a column against
  * the [OC, IC] weight rows:
- *   - DSP: two batch rows x two output channels per pass when there are
- *     two rows left (ta_dot_2x2), else one row x two channels;
+ *   - DSP: rows widened once to 16-bit pairs (-zp_in added, in scratch),
+ *     then two batch rows x two output channels per pass (ta_q15_dot_2x2),
+ *     a single row one x four channels (ta_q15_dot_1x4);
  *   - MVE: one row x four channels per pass, the weight sums that fold in
  *     the input zero point accumulated in the same loop, four outputs
  *     requantised per vector.
- * No scratch is needed.
+ * Scratch: DSP 16 bytes per four inputs (two widened rows) and 16 per
+ * output channel (bias and requantisation prepared once); MVE none.
  */
 #include "dot_dsp.h"
 #include "dot_mve.h"
@@ -61,6 +63,12 @@ static int fc_args(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_
     return 0;
 }
 
+/* Scratch bytes: DSP widens two rows, 16 bytes per block of four, plus the
+ * channel table; MVE none. */
+static uint64_t fc_scratch_bytes(int32_t ic, int32_t oc) {
+    return TA_MVE ? 0u : 16u * ((uint64_t)ic / 4u) + sizeof(ta_chq_t) * (uint64_t)oc;
+}
+
 static int32_t fc_bias(const fc_args_t *a, int32_t o) { return a->bias ? tk_ld_i32(a->bias, (uint32_t)o) : 0; }
 
 #if TA_MVE
@@ -93,7 +101,8 @@ static void row_x4(const fc_args_t *a, const int8_t *x, int32_t o, int32_t acc[4
     acc[3] = fx_wadd(fx_wsub(d3, fx_wmul(a->zp_in, s3)), fc_bias(a, o + 3));
 }
 
-static void fc_run(const fc_args_t *a) {
+static int fc_run(const fc_args_t *a, uint8_t *scratch) {
+    (void)scratch;
     for (int32_t b = 0; b < a->nb; b++) {
         const int8_t *x = a->x + (size_t)b * a->ic;
         int8_t *y = a->y + (size_t)b * a->oc;
@@ -111,45 +120,60 @@ static void fc_run(const fc_args_t *a) {
             y[o] = ta_requant(&a->rq, o, fx_wadd(fx_wsub(d, fx_wmul(a->zp_in, s)), fc_bias(a, o)));
         }
     }
+    return 0;
 }
 
 #else /* DSP */
 
-static void fc_run(const fc_args_t *a) {
+/* Rows widened once into scratch (two interleaved, or one), then two rows
+ * x two channels (ta_q15_dot_2x2) or one row x four (ta_q15_dot_1x4). */
+static int fc_run(const fc_args_t *a, uint8_t *scratch) {
+    int32_t *q15 = (int32_t *)(void *)scratch;
     uint32_t off = ta_lane_offset(a->zp_in);
-    int32_t k = a->ic, b = 0;
+    int32_t k = a->ic, blocks = k / 4, kb = blocks * 4, b = 0, zp = a->zp_in;
+    ta_chq_t *ch = (ta_chq_t *)(void *)(scratch + 16u * (size_t)blocks);
+    if (ta_requant_prep(&a->rq, a->bias, a->oc, ch)) return TA_FALLBACK;
     for (; b + 2 <= a->nb; b += 2) {
         const int8_t *x0 = a->x + (size_t)b * k, *x1 = x0 + k;
         int8_t *y0 = a->y + (size_t)b * a->oc, *y1 = y0 + a->oc;
+        ta_q15_widen(x0, blocks, off, q15, 4);
+        ta_q15_widen(x1, blocks, off, q15 + 2, 4);
         int32_t o = 0;
         for (; o + 2 <= a->oc; o += 2) {
-            int32_t b0 = fc_bias(a, o), b1 = fc_bias(a, o + 1);
+            const int8_t *w0 = a->w + (size_t)o * k, *w1 = w0 + k;
+            int32_t b0 = ch[o].bias, b1 = ch[o + 1].bias;
             int32_t acc[4] = {b0, b1, b0, b1};
-            ta_dot_2x2(x0, x1, a->w + (size_t)o * k, a->w + (size_t)(o + 1) * k, k, off, a->zp_in, acc);
-            y0[o] = ta_requant(&a->rq, o, acc[0]);
-            y0[o + 1] = ta_requant(&a->rq, o + 1, acc[1]);
-            y1[o] = ta_requant(&a->rq, o, acc[2]);
-            y1[o + 1] = ta_requant(&a->rq, o + 1, acc[3]);
+            ta_q15_dot_2x2(q15, w0, k, blocks, acc);
+            y0[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x0, w0, kb, k, zp, acc[0]));
+            y0[o + 1] = ta_requant_fast(&a->rq, &ch[o + 1], ta_tail(x0, w1, kb, k, zp, acc[1]));
+            y1[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x1, w0, kb, k, zp, acc[2]));
+            y1[o + 1] = ta_requant_fast(&a->rq, &ch[o + 1], ta_tail(x1, w1, kb, k, zp, acc[3]));
         }
         if (o < a->oc) {
-            const int8_t *w = a->w + (size_t)o * k;
-            y0[o] = ta_requant(&a->rq, o, ta_dot_1x1(x0, w, k, off, a->zp_in, fc_bias(a, o)));
-            y1[o] = ta_requant(&a->rq, o, ta_dot_1x1(x1, w, k, off, a->zp_in, fc_bias(a, o)));
+            const int8_t *w0 = a->w + (size_t)o * k;
+            int32_t bs = ch[o].bias;
+            y0[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x0, w0, kb, k, zp, ta_q15_dot_1x1(q15, 4, w0, blocks, bs)));
+            y1[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x1, w0, kb, k, zp, ta_q15_dot_1x1(q15 + 2, 4, w0, blocks, bs)));
         }
     }
     if (b < a->nb) {
         const int8_t *x0 = a->x + (size_t)b * k;
         int8_t *y0 = a->y + (size_t)b * a->oc;
+        ta_q15_widen(x0, blocks, off, q15, 2);
         int32_t o = 0;
-        for (; o + 2 <= a->oc; o += 2) {
-            int32_t r0 = fc_bias(a, o), r1 = fc_bias(a, o + 1);
-            ta_dot_1x2(x0, a->w + (size_t)o * k, a->w + (size_t)(o + 1) * k, k, off, a->zp_in, &r0, &r1);
-            y0[o] = ta_requant(&a->rq, o, r0);
-            y0[o + 1] = ta_requant(&a->rq, o + 1, r1);
+        for (; o + 4 <= a->oc; o += 4) {
+            const int8_t *w0 = a->w + (size_t)o * k;
+            int32_t acc[4] = {ch[o].bias, ch[o + 1].bias, ch[o + 2].bias, ch[o + 3].bias};
+            ta_q15_dot_1x4(q15, w0, k, blocks, acc);
+            for (int32_t j = 0; j < 4; j++)
+                y0[o + j] = ta_requant_fast(&a->rq, &ch[o + j], ta_tail(x0, w0 + (size_t)j * k, kb, k, zp, acc[j]));
         }
-        if (o < a->oc)
-            y0[o] = ta_requant(&a->rq, o, ta_dot_1x1(x0, a->w + (size_t)o * k, k, off, a->zp_in, fc_bias(a, o)));
+        for (; o < a->oc; o++) {
+            const int8_t *w0 = a->w + (size_t)o * k;
+            y0[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x0, w0, kb, k, zp, ta_q15_dot_1x1(q15, 2, w0, blocks, ch[o].bias)));
+        }
     }
+    return 0;
 }
 
 #endif
@@ -158,12 +182,16 @@ int ta_fully_connected(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
     (void)op_index;
     fc_args_t a;
     if (fc_args(plan, op, mem, &a)) return TA_FALLBACK;
-    fc_run(&a);
-    return 0;
+    uint8_t *scratch = NULL;
+    uint32_t need = ta_round16(fc_scratch_bytes(a.ic, a.oc));
+    if (need && !(scratch = ta_scratch(mem, need))) return TA_FALLBACK;
+    return fc_run(&a, scratch);
 }
 
 uint32_t ta_fully_connected_scratch(const tigris_plan_t *plan, const tigris_op_t *op) {
-    (void)plan;
-    (void)op;
-    return 0;
+    tk_view_t iv, ov;
+    if (tk_view(plan, tk_in_idx(plan, op, 0), &iv) || tk_view(plan, tk_out_idx(plan, op, 0), &ov)) return 0;
+    int32_t nb = ov.rank >= 2 ? ov.dim[0] : 1;
+    if (ov.rank < 1 || nb <= 0 || iv.numel % (uint32_t)nb) return 0;
+    return ta_round16(fc_scratch_bytes((int32_t)(iv.numel / (uint32_t)nb), ov.rank >= 2 ? ov.dim[1] : ov.dim[0]));
 }
