@@ -24,6 +24,24 @@
 #include "dot_mve.h"
 #include "requant_mve.h"
 
+/* Word-at-a-time copy and fill for im2col: the taps are short (ic bytes,
+ * or kw * ic) and a library call per tap costs more than the copy. */
+static inline void col_copy(int8_t *dst, const int8_t *src, size_t n) {
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        uint32_t v = ta_ld32(src + i);
+        memcpy(dst + i, &v, 4);
+    }
+    for (; i < n; i++) dst[i] = src[i];
+}
+
+static inline void col_fill(int8_t *dst, int zp, size_t n) {
+    uint32_t v = 0x01010101u * (uint8_t)zp;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) memcpy(dst + i, &v, 4);
+    for (; i < n; i++) dst[i] = (int8_t)zp;
+}
+
 /* Fill col with the window of output pixel (n, oh, ow). */
 static void im2col(const ta_conv_args_t *a, int32_t n, int32_t oh, int32_t ow, int8_t *col) {
     const tk_geom_t *g = &a->g;
@@ -34,16 +52,16 @@ static void im2col(const ta_conv_args_t *a, int32_t n, int32_t oh, int32_t ow, i
     for (int32_t kh = 0; kh < g->kh; kh++, col += row) {
         int32_t iy = ybase + kh * g->dh;
         if (iy < 0 || iy >= g->ih) {
-            memset(col, zp, row);
+            col_fill(col, zp, row);
         } else if (row_inside) {
-            memcpy(col, ta_in_px(a, n, iy, xbase), row);
+            col_copy(col, ta_in_px(a, n, iy, xbase), row);
         } else {
             for (int32_t kw = 0; kw < g->kw; kw++) {
                 int32_t ix = xbase + kw * g->dw;
                 if (ix < 0 || ix >= g->iw)
-                    memset(col + (size_t)kw * tap, zp, tap);
+                    col_fill(col + (size_t)kw * tap, zp, tap);
                 else
-                    memcpy(col + (size_t)kw * tap, ta_in_px(a, n, iy, ix), tap);
+                    col_copy(col + (size_t)kw * tap, ta_in_px(a, n, iy, ix), tap);
             }
         }
     }
