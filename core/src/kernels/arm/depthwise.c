@@ -9,11 +9,14 @@
  * so padding taps are skipped, not zero-filled) for a group of channels at
  * a time, accumulators kept in registers:
  *   - DSP: four channels per word, widened with SXTAB16 (-zp_in added) and
- *     multiplied lane by lane with SMLABB/SMLATT;
+ *     multiplied lane by lane with SMLABB/SMLATT against weights repacked
+ *     once per call into 16-bit pairs (scratch), branch-free requantisation
+ *     from a per-call channel table;
  *   - MVE: eight channels as 16-bit lanes, (x - zp_in) * w widened to
  *     32 bits (VMULLB/VMULLT) and summed in two vectors of even and odd
  *     channels, requantised four at a time.
- * No scratch is needed.
+ * Scratch: DSP 16 bytes per channel plus 8 per tap and group of four
+ * channels; MVE none.
  */
 #include "conv_args.h"
 #include "dot_dsp.h"
@@ -45,7 +48,8 @@ static int8_t channel_scalar(const ta_conv_args_t *a, const ta_taps_t *t, int32_
 
 #if TA_MVE
 
-static void pixel(const ta_conv_args_t *a, const ta_taps_t *t, int32_t n, int8_t *y) {
+static void pixel(const ta_conv_args_t *a, const void *wk, const ta_taps_t *t, int32_t n, int8_t *y) {
+    (void)wk;
     const tk_geom_t *g = &a->g;
     const size_t xs_w = (size_t)g->dw * g->ic, xs_h = (size_t)g->dh * g->iw * g->ic;
     const size_t ws_w = (size_t)g->oc, ws_h = (size_t)g->kw * g->oc;
@@ -81,34 +85,81 @@ static void pixel(const ta_conv_args_t *a, const ta_taps_t *t, int32_t n, int8_t
 
 #else /* DSP */
 
-static void pixel(const ta_conv_args_t *a, const ta_taps_t *t, int32_t n, int8_t *y) {
-    const tk_geom_t *g = &a->g;
-    const size_t xs_w = (size_t)g->dw * g->ic, xs_h = (size_t)g->dh * g->iw * g->ic;
-    const size_t ws_w = (size_t)g->oc, ws_h = (size_t)g->kw * g->oc;
-    const int32_t off = (int32_t)ta_lane_offset(a->zp_in);
-    int32_t c = 0;
-    for (; c + 4 <= g->oc; c += 4) {
-        int32_t a0 = ta_bias(a, c), a1 = ta_bias(a, c + 1), a2 = ta_bias(a, c + 2), a3 = ta_bias(a, c + 3);
-        const int8_t *xr = ta_in_px(a, n, t->iy0 + t->khlo * g->dh, t->ix0 + t->kwlo * g->dw) + c;
-        const int8_t *wr = a->w + ((size_t)t->khlo * g->kw + t->kwlo) * g->oc + c;
-        for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += ws_h) {
-            const int8_t *xp = xr, *wp = wr;
-            for (int32_t kw = t->kwlo; kw < t->kwhi; kw++, xp += xs_w, wp += ws_w) {
-                uint32_t xw = ta_ld32(xp), ww = ta_ld32(wp);
-                int32_t xe = __sxtab16(off, (int32_t)xw), xo = ta_sxtab16_ror8(off, xw);
-                int32_t we = __sxtb16((int32_t)ww), wo = ta_sxtb16_ror8(ww);
-                a0 = __smlabb(xe, we, a0);
-                a2 = __smlatt(xe, we, a2);
-                a1 = __smlabb(xo, wo, a1);
-                a3 = __smlatt(xo, wo, a3);
-            }
+/* Per call, in scratch: the channel table (bias, requantisation) and the
+ * weights of each group of four channels repacked tap by tap as the two
+ * 16-bit pair words SMLABB/SMLATT take, (w_c, w_c+2) and (w_c+1, w_c+3),
+ * so a tap costs one LDRD of weights. */
+typedef struct {
+    const ta_chq_t *ch;
+    const int32_t *wq; /* [group][tap][2] */
+    int32_t taps, groups;
+} dw_work_t;
+
+static void dw_pack(const ta_conv_args_t *a, int32_t *wq, int32_t taps, int32_t groups) {
+    for (int32_t gi = 0; gi < groups; gi++)
+        for (int32_t t = 0; t < taps; t++, wq += 2) {
+            uint32_t v = ta_ld32(a->w + (size_t)t * a->g.oc + 4 * gi);
+            wq[0] = __sxtb16((int32_t)v);
+            wq[1] = ta_sxtb16_ror8(v);
         }
-        y[c] = ta_requant(&a->rq, c, a0);
-        y[c + 1] = ta_requant(&a->rq, c + 1, a1);
-        y[c + 2] = ta_requant(&a->rq, c + 2, a2);
-        y[c + 3] = ta_requant(&a->rq, c + 3, a3);
+}
+
+/* acc[0..3] of channels c..c+3 over `n` taps of one window row: x words
+ * `xs` bytes apart, packed weights consecutive. The tap body is assembly
+ * (a loop in assembly needs one register more than GCC can give it). */
+static inline void dw_row(const int8_t *xp, const int32_t *wp, int32_t n, int32_t xs, int32_t off, int32_t acc[4]) {
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    for (int32_t j = 0; j < n; j++) {
+        int32_t xw, xe, we, wo;
+        __asm__ volatile(
+            "ldr     %[xw], [%[xp]]\n\t"
+            "add     %[xp], %[xp], %[xs]\n\t"
+            "ldrd    %[we], %[wo], [%[wp]], #8\n\t"
+            "sxtab16 %[xe], %[off], %[xw]\n\t"
+            "sxtab16 %[xw], %[off], %[xw], ror #8\n\t"
+            "smlabb  %[a0], %[xe], %[we], %[a0]\n\t"
+            "smlatt  %[a2], %[xe], %[we], %[a2]\n\t"
+            "smlabb  %[a1], %[xw], %[wo], %[a1]\n\t"
+            "smlatt  %[a3], %[xw], %[wo], %[a3]\n\t"
+            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [xp] "+r"(xp), [wp] "+r"(wp),
+              [xw] "=&r"(xw), [xe] "=&r"(xe), [we] "=&r"(we), [wo] "=&r"(wo)
+            : [xs] "r"(xs), [off] "r"(off)
+            : "memory");
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+
+static void pixel(const ta_conv_args_t *a, const dw_work_t *wk, const ta_taps_t *t, int32_t n, int8_t *y) {
+    const tk_geom_t *g = &a->g;
+    const int32_t xs_w = g->dw * g->ic;
+    const size_t xs_h = (size_t)g->dh * g->iw * g->ic;
+    const int32_t off = (int32_t)ta_lane_offset(a->zp_in), cols = t->kwhi - t->kwlo;
+    const int8_t *x0 = ta_in_px(a, n, t->iy0 + t->khlo * g->dh, t->ix0 + t->kwlo * g->dw);
+    int32_t c = 0;
+    for (int32_t gi = 0; gi < wk->groups; gi++, c += 4) {
+        const ta_chq_t *ch = wk->ch + c;
+        int32_t acc[4] = {ch[0].bias, ch[1].bias, ch[2].bias, ch[3].bias};
+        if (cols > 0) {
+            const int8_t *xr = x0 + c;
+            const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * g->kw + t->kwlo) * 2;
+            for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += 2 * g->kw)
+                dw_row(xr, wr, cols, xs_w, off, acc);
+        }
+        y[c] = ta_requant_fast(&a->rq, &ch[0], acc[0]);
+        y[c + 1] = ta_requant_fast(&a->rq, &ch[1], acc[1]);
+        y[c + 2] = ta_requant_fast(&a->rq, &ch[2], acc[2]);
+        y[c + 3] = ta_requant_fast(&a->rq, &ch[3], acc[3]);
     }
     for (; c < g->oc; c++) y[c] = channel_scalar(a, t, n, c);
+}
+
+/* Channel table, then the packed weights: 16 bytes per channel, 8 per tap
+ * and group of four. */
+static uint64_t dw_scratch_bytes(int32_t taps, int32_t oc) {
+    return 16u * (uint64_t)oc + 8u * (uint64_t)taps * (uint64_t)(oc / 4);
 }
 
 #endif
@@ -118,18 +169,40 @@ int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_i
     ta_conv_args_t a;
     if (ta_conv_args(plan, op, mem, 1, &a) || a.mult != 1) return TA_FALLBACK;
     const tk_geom_t *g = &a.g;
+#if TA_MVE
+    const void *wk = NULL;
+#else
+    dw_work_t work, *wk = &work;
+    int32_t taps = g->kh * g->kw;
+    uint8_t *scratch = ta_scratch(mem, ta_round16(dw_scratch_bytes(taps, g->oc)));
+    if (!scratch) return TA_FALLBACK;
+    ta_chq_t *ch = (ta_chq_t *)(void *)scratch;
+    int32_t *wq = (int32_t *)(void *)(scratch + 16u * (size_t)g->oc);
+    if (ta_requant_prep(&a.rq, a.bias, g->oc, ch)) return TA_FALLBACK;
+    work.ch = ch;
+    work.wq = wq;
+    work.taps = taps;
+    work.groups = g->oc / 4;
+    dw_pack(&a, wq, taps, work.groups);
+#endif
     for (int32_t n = 0; n < g->n; n++)
         for (int32_t oh = 0; oh < g->oh; oh++)
             for (int32_t ow = 0; ow < g->ow; ow++) {
                 ta_taps_t t;
                 pixel_taps(g, oh, ow, &t);
-                pixel(&a, &t, n, ta_out_px(&a, n, oh, ow));
+                pixel(&a, wk, &t, n, ta_out_px(&a, n, oh, ow));
             }
     return 0;
 }
 
 uint32_t ta_depthwise_scratch(const tigris_plan_t *plan, const tigris_op_t *op) {
+#if TA_MVE
     (void)plan;
     (void)op;
     return 0;
+#else
+    tk_view_t ov;
+    if (tk_view(plan, tk_out_idx(plan, op, 0), &ov) || ov.rank != 4) return 0;
+    return ta_round16(dw_scratch_bytes((int32_t)op->spatial.kernel_h * op->spatial.kernel_w, ov.dim[3]));
+#endif
 }
