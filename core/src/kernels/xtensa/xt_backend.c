@@ -98,12 +98,17 @@ void tigris_esp_nn_deinit(void) {
     xt_ctx.scratch_size = 0;
 }
 
+/* The tuned kernels alone, without the reference fallback (the parity
+ * tests use it to know a case really ran an lx106 kernel). */
+int xt_dispatch_tuned(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    if (!plan || !op || !mem || mem != xt_ctx.mem || !xt_ctx.scratch || !mem->tensor_ptrs) return XT_DECLINE;
+    xt_scratch_t sc = {xt_ctx.scratch, xt_ctx.scratch_size, 0};
+    return xt_route(plan, op, op_index, mem, &sc);
+}
+
 int tigris_dispatch_kernel_esp_nn(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
                                   tigris_mem_t *mem, void *user_ctx) {
-    if (plan && op && mem && mem == xt_ctx.mem && xt_ctx.scratch && mem->tensor_ptrs) {
-        xt_scratch_t sc = {xt_ctx.scratch, xt_ctx.scratch_size, 0};
-        int rc = xt_route(plan, op, op_index, mem, &sc);
-        if (rc != XT_DECLINE) return rc;
-    }
+    int rc = xt_dispatch_tuned(plan, op, op_index, mem);
+    if (rc != XT_DECLINE) return rc;
     return tigris_dispatch_kernel_s8(plan, op, op_index, mem, user_ctx);
 }
