@@ -60,12 +60,12 @@ static void conv_generic(const tk_geom_t *g, const xt_conv_args_t *a, const int8
             int32_t orow = oh + g->out_row0;
             int32_t ybase = orow * g->sh - g->pt - g->in_row_shift;
             int32_t khlo, khhi;
-            tk_taps(ybase, g->kh, g->dh, g->ih, &khlo, &khhi);
+            xt_taps(ybase, g->kh, g->dh, g->ih, &khlo, &khhi);
             int8_t *yp = y + ((size_t)n * g->out_rows + orow) * g->ow * g->oc;
             for (int32_t ow = 0; ow < g->ow; ow++) {
                 int32_t xbase = ow * g->sw - g->pl;
                 int32_t kwlo, kwhi;
-                tk_taps(xbase, g->kw, g->dw, g->iw, &kwlo, &kwhi);
+                xt_taps(xbase, g->kw, g->dw, g->iw, &kwlo, &kwhi);
                 uint32_t sx = 0;
                 if (khlo > 0) memset(patch, 0, (size_t)khlo * kwic * sizeof(int16_t));
                 for (int32_t kh = khlo; kh < khhi; kh++) {

@@ -109,6 +109,21 @@ static inline int xt_rq_channels(const tigris_plan_t *plan, const tigris_tensor_
     return 0;
 }
 
+/* tk_taps without its divisions when the dilation is 1 (the usual case):
+ * lx106 has no divide instruction, and this runs once per output pixel. */
+static inline void xt_taps(int32_t base, int32_t taps, int32_t d, int32_t e, int32_t *lo, int32_t *hi) {
+    if (d != 1) {
+        tk_taps(base, taps, d, e, lo, hi);
+        return;
+    }
+    int32_t l = base < 0 ? -base : 0, h = e - base;
+    if (l > taps) l = taps;
+    if (h > taps) h = taps;
+    if (h < l) h = l;
+    *lo = l;
+    *hi = h;
+}
+
 /* Output channel count check the reference makes on a per-channel record. */
 static inline int xt_quant_channels_ok(const tigris_plan_t *plan, const tigris_tensor_t *out, int32_t oc) {
     const tigris_quant_param_t *oq = tigris_tensor_quant(plan, out);

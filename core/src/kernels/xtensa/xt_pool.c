@@ -57,12 +57,12 @@ static int pool(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *
          * before anything is written. */
         for (int32_t oh = 0; oh < g.oh; oh++) {
             int32_t lo, hi;
-            tk_taps((oh + g.out_row0) * g.sh - g.pt - g.in_row_shift, g.kh, g.dh, g.ih, &lo, &hi);
+            xt_taps((oh + g.out_row0) * g.sh - g.pt - g.in_row_shift, g.kh, g.dh, g.ih, &lo, &hi);
             if (lo == hi) return XT_DECLINE;
         }
         for (int32_t ow = 0; ow < g.ow; ow++) {
             int32_t lo, hi;
-            tk_taps(ow * g.sw - g.pl, g.kw, g.dw, g.iw, &lo, &hi);
+            xt_taps(ow * g.sw - g.pl, g.kw, g.dw, g.iw, &lo, &hi);
             if (lo == hi) return XT_DECLINE;
         }
     }
@@ -73,12 +73,12 @@ static int pool(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *
             int32_t orow = oh + g.out_row0;
             int32_t ybase = orow * g.sh - g.pt - g.in_row_shift;
             int32_t khlo, khhi;
-            tk_taps(ybase, g.kh, g.dh, g.ih, &khlo, &khhi);
+            xt_taps(ybase, g.kh, g.dh, g.ih, &khlo, &khhi);
             int8_t *yp = y + ((size_t)n * g.out_rows + orow) * g.ow * C;
             for (int32_t ow = 0; ow < g.ow; ow++, yp += C) {
                 int32_t xbase = ow * g.sw - g.pl;
                 int32_t kwlo, kwhi;
-                tk_taps(xbase, g.kw, g.dw, g.iw, &kwlo, &kwhi);
+                xt_taps(xbase, g.kw, g.dw, g.iw, &kwlo, &kwhi);
                 int32_t init = is_max ? -128 : 0;
                 for (int32_t c = 0; c < C; c++) acc[c] = init;
                 for (int32_t kh = khlo; kh < khhi; kh++) {
