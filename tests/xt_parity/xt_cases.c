@@ -256,7 +256,7 @@ int xt_case_run(int kind, uint32_t seed, int banded, int big, void *arena, uint3
         if (chance(r, 35)) pt = pb = pl = pr = 0;
         if (big) {
             n = 1;
-            ih = iw = kind == XT_K_DW ? 24 : 16;
+            ih = iw = 16;
             ic = kind == XT_K_DW ? 32 : 16;
             kh = kw = seed & 1 ? 1 : 3;
             if (kind == XT_K_MAXPOOL || kind == XT_K_AVGPOOL) kh = kw = 2 + (int32_t)(seed & 1);

@@ -28,7 +28,7 @@ static uint32_t ccount(void) {
 }
 
 #ifndef XT_PARITY_CASES
-#define XT_PARITY_CASES 120
+#define XT_PARITY_CASES 100
 #endif
 
 int emu_main(void) {

@@ -10,7 +10,9 @@
  *  - generic: for each output pixel the receptive field is gathered once as
  *    int16 x - zp_in (0 for taps in the padding) in the weights' (kh, kw, ic)
  *    order, then every output channel is one inner product (xt_dot.h).
- * Scratch: requantisation pairs per output channel and one int16 patch.
+ * Both run output pixels in pairs (two gathered fields interleaved), so each
+ * weight word loaded serves four products (two pixels, two channels).
+ * Scratch: requantisation pairs per output channel and two int16 patches.
  */
 #include "xt_dot.h"
 
@@ -34,61 +36,81 @@ static const int8_t *conv_weights(const tigris_plan_t *plan, const tigris_op_t *
     return (const int8_t *)tk_weight(plan, op->weight_idx, (uint32_t)count);
 }
 
-/* 1x1 stride-1 conv whose pixels all lie inside the input: no gathering. */
+/* 1x1 stride-1 conv whose pixels all lie inside the input: no gathering.
+ * Pixels go in pairs (xt_rows22) so each weight word serves two. */
 static void conv_pointwise(const tk_geom_t *g, const xt_conv_args_t *a, const int8_t *x, int8_t *y, int16_t *patch) {
+    const int32_t ic = g->ic, oc = g->oc;
     for (int32_t n = 0; n < g->n; n++) {
         for (int32_t oh = 0; oh < g->oh; oh++) {
             int32_t orow = oh + g->out_row0;
             int32_t iy = orow - g->in_row_shift;
-            const int8_t *xp = x + ((size_t)n * g->in_rows + iy) * g->iw * g->ic;
-            int8_t *yp = y + ((size_t)n * g->out_rows + orow) * g->ow * g->oc;
-            for (int32_t ow = 0; ow < g->ow; ow++) {
-                uint32_t sx = xt_offset_row(patch, xp, g->ic, a->zp_in);
-                xt_rows(patch, sx, a->w, g->ic, g->oc, a->bias, a->rq, a->zp_out, a->lo, a->hi, yp);
-                xp += g->ic;
-                yp += g->oc;
+            const int8_t *xp = x + ((size_t)n * g->in_rows + iy) * g->iw * ic;
+            int8_t *yp = y + ((size_t)n * g->out_rows + orow) * g->ow * oc;
+            int32_t ow = 0;
+            for (; ow + 2 <= g->ow; ow += 2, xp += 2 * ic, yp += 2 * oc) {
+                uint32_t sa = xt_offset_row(patch, xp, ic, a->zp_in, 2);
+                uint32_t sb = xt_offset_row(patch + 1, xp + ic, ic, a->zp_in, 2);
+                xt_rows22(patch, sa, sb, a->w, ic, oc, a->bias, a->rq, a->zp_out, a->lo, a->hi, yp, yp + oc);
+            }
+            if (ow < g->ow) {
+                uint32_t sx = xt_offset_row(patch, xp, ic, a->zp_in, 1);
+                xt_rows(patch, sx, a->w, ic, oc, a->bias, a->rq, a->zp_out, a->lo, a->hi, yp);
             }
         }
     }
 }
 
-/* Any kernel size, stride, dilation and padding: gather, then inner products. */
+/* The receptive field of output column ow (rows khlo..khhi of the kernel
+ * inside the input, the rest padding) as x - zp_in into dst[k·stride] in the
+ * weights' (kh, kw, ic) order; returns its sum. */
+static uint32_t gather(const tk_geom_t *g, const xt_conv_args_t *a, const int8_t *xn, int32_t ybase, int32_t khlo,
+                       int32_t khhi, int32_t ow, int16_t *dst, int32_t stride) {
+    const int32_t ic = g->ic, kwic = g->kw * ic;
+    int32_t xbase = ow * g->sw - g->pl;
+    int32_t kwlo, kwhi;
+    xt_taps(xbase, g->kw, g->dw, g->iw, &kwlo, &kwhi);
+    uint32_t sx = 0;
+    xt_zero_row(dst, khlo * kwic, stride);
+    for (int32_t kh = khlo; kh < khhi; kh++) {
+        int16_t *pr = dst + (size_t)kh * kwic * stride;
+        const int8_t *xr = xn + ((size_t)(ybase + kh * g->dh) * g->iw) * ic;
+        xt_zero_row(pr, kwlo * ic, stride);
+        if (g->dw == 1) {
+            /* adjacent taps are adjacent pixels: one run */
+            sx += xt_offset_row(pr + (size_t)kwlo * ic * stride, xr + (size_t)(xbase + kwlo) * ic, (kwhi - kwlo) * ic,
+                                a->zp_in, stride);
+        } else {
+            for (int32_t kw = kwlo; kw < kwhi; kw++)
+                sx += xt_offset_row(pr + (size_t)kw * ic * stride, xr + (size_t)(xbase + kw * g->dw) * ic, ic,
+                                    a->zp_in, stride);
+        }
+        xt_zero_row(pr + (size_t)kwhi * ic * stride, (g->kw - kwhi) * ic, stride);
+    }
+    xt_zero_row(dst + (size_t)khhi * kwic * stride, (g->kh - khhi) * kwic, stride);
+    return sx;
+}
+
+/* Any kernel size, stride, dilation and padding: gather two output pixels
+ * interleaved, then inner products. */
 static void conv_generic(const tk_geom_t *g, const xt_conv_args_t *a, const int8_t *x, int8_t *y, int16_t *patch) {
-    const int32_t kwic = g->kw * g->ic, k_all = g->kh * kwic;
+    const int32_t k_all = g->kh * g->kw * g->ic, oc = g->oc;
     for (int32_t n = 0; n < g->n; n++) {
+        const int8_t *xn = x + (size_t)n * g->in_rows * g->iw * g->ic;
         for (int32_t oh = 0; oh < g->oh; oh++) {
             int32_t orow = oh + g->out_row0;
             int32_t ybase = orow * g->sh - g->pt - g->in_row_shift;
             int32_t khlo, khhi;
             xt_taps(ybase, g->kh, g->dh, g->ih, &khlo, &khhi);
-            int8_t *yp = y + ((size_t)n * g->out_rows + orow) * g->ow * g->oc;
-            for (int32_t ow = 0; ow < g->ow; ow++) {
-                int32_t xbase = ow * g->sw - g->pl;
-                int32_t kwlo, kwhi;
-                xt_taps(xbase, g->kw, g->dw, g->iw, &kwlo, &kwhi);
-                uint32_t sx = 0;
-                if (khlo > 0) memset(patch, 0, (size_t)khlo * kwic * sizeof(int16_t));
-                for (int32_t kh = khlo; kh < khhi; kh++) {
-                    int16_t *pr = patch + (size_t)kh * kwic;
-                    int32_t iy = ybase + kh * g->dh;
-                    const int8_t *xr = x + (((size_t)n * g->in_rows + iy) * g->iw) * g->ic;
-                    if (kwlo > 0) memset(pr, 0, (size_t)kwlo * g->ic * sizeof(int16_t));
-                    if (g->dw == 1) {
-                        /* adjacent taps are adjacent pixels: one run */
-                        sx += xt_offset_row(pr + (size_t)kwlo * g->ic, xr + (size_t)(xbase + kwlo) * g->ic,
-                                            (kwhi - kwlo) * g->ic, a->zp_in);
-                    } else {
-                        for (int32_t kw = kwlo; kw < kwhi; kw++)
-                            sx += xt_offset_row(pr + (size_t)kw * g->ic, xr + (size_t)(xbase + kw * g->dw) * g->ic,
-                                                g->ic, a->zp_in);
-                    }
-                    if (kwhi < g->kw)
-                        memset(pr + (size_t)kwhi * g->ic, 0, (size_t)(g->kw - kwhi) * g->ic * sizeof(int16_t));
-                }
-                if (khhi < g->kh)
-                    memset(patch + (size_t)khhi * kwic, 0, (size_t)(g->kh - khhi) * kwic * sizeof(int16_t));
-                xt_rows(patch, sx, a->w, k_all, g->oc, a->bias, a->rq, a->zp_out, a->lo, a->hi,
-                        yp + (size_t)ow * g->oc);
+            int8_t *yp = y + ((size_t)n * g->out_rows + orow) * g->ow * oc;
+            int32_t ow = 0;
+            for (; ow + 2 <= g->ow; ow += 2, yp += 2 * oc) {
+                uint32_t sa = gather(g, a, xn, ybase, khlo, khhi, ow, patch, 2);
+                uint32_t sb = gather(g, a, xn, ybase, khlo, khhi, ow + 1, patch + 1, 2);
+                xt_rows22(patch, sa, sb, a->w, k_all, oc, a->bias, a->rq, a->zp_out, a->lo, a->hi, yp, yp + oc);
+            }
+            if (ow < g->ow) {
+                uint32_t sx = gather(g, a, xn, ybase, khlo, khhi, ow, patch, 1);
+                xt_rows(patch, sx, a->w, k_all, oc, a->bias, a->rq, a->zp_out, a->lo, a->hi, yp);
             }
         }
     }
@@ -104,7 +126,7 @@ int xt_conv(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem,
     if (tk_geom(op, mem, &a.iv, &a.ov, &g)) return XT_DECLINE;
     uint64_t k_all = (uint64_t)g.kh * (uint64_t)g.kw * (uint64_t)g.ic;
     a.rq = (xt_rq_t *)xt_take(sc, (uint64_t)g.oc * sizeof(xt_rq_t));
-    int16_t *patch = (int16_t *)xt_take(sc, k_all * sizeof(int16_t));
+    int16_t *patch = (int16_t *)xt_take(sc, 2u * k_all * sizeof(int16_t)); /* two pixels */
     if (!a.rq || !patch) return XT_DECLINE;
     if (!sc->base) return 0; /* sizing: weights may be compressed until the stage runs */
     a.w = conv_weights(plan, op, (uint64_t)g.oc * k_all, g.oc, &a.bias);
@@ -151,7 +173,7 @@ int xt_fully_connected(const tigris_plan_t *plan, const tigris_op_t *op, tigris_
         nb = mem->tile.out_h;
     }
     xt_rq_t *rq = (xt_rq_t *)xt_take(sc, (uint64_t)oc * sizeof(xt_rq_t));
-    int16_t *row = (int16_t *)xt_take(sc, (uint64_t)ic * sizeof(int16_t));
+    int16_t *row = (int16_t *)xt_take(sc, 2u * (uint64_t)ic * sizeof(int16_t)); /* two rows */
     if (!rq || !row) return XT_DECLINE;
     if (!sc->base) return 0;
     const uint8_t *bias;
@@ -161,8 +183,15 @@ int xt_fully_connected(const tigris_plan_t *plan, const tigris_op_t *op, tigris_
     int8_t *y = (int8_t *)tk_buf(mem, oi);
     if (!x || !y || xt_rq_channels(plan, ov.t, oc, rq)) return XT_DECLINE;
     int32_t zp_in = tk_zero_point(plan, iv.t), zp_out = tk_zero_point(plan, ov.t);
-    for (int32_t b = 0; b < nb; b++) {
-        uint32_t sx = xt_offset_row(row, x + (size_t)b * ic, ic, zp_in);
+    int32_t b = 0;
+    for (; b + 2 <= nb; b += 2) {
+        uint32_t sa = xt_offset_row(row, x + (size_t)b * ic, ic, zp_in, 2);
+        uint32_t sb = xt_offset_row(row + 1, x + (size_t)(b + 1) * ic, ic, zp_in, 2);
+        xt_rows22(row, sa, sb, w, ic, oc, bias, rq, zp_out, op->act_min, op->act_max, y + (size_t)b * oc,
+                  y + (size_t)(b + 1) * oc);
+    }
+    if (b < nb) {
+        uint32_t sx = xt_offset_row(row, x + (size_t)b * ic, ic, zp_in, 1);
         xt_rows(row, sx, w, ic, oc, bias, rq, zp_out, op->act_min, op->act_max, y + (size_t)b * oc);
     }
     return 0;
