@@ -322,7 +322,7 @@ int xt_case_run(int kind, uint32_t seed, int banded, int big, void *arena, uint3
     } else if (kind == XT_K_FC) {
         int32_t nb = rr(r, 1, 3), ic = rr(r, 1, 70), oc = rr(r, 1, 40);
         if (big) {
-            nb = 1;
+            nb = seed & 1 ? 1 : 2; /* one row, and a pair of rows */
             ic = 256;
             oc = 64;
         }
@@ -363,7 +363,7 @@ int xt_case_run(int kind, uint32_t seed, int banded, int big, void *arena, uint3
         xd[3] = ch;
         memcpy(yd, xd, sizeof yd);
         oh = h;
-        int shape = big ? 0 : rr(r, 0, 2);
+        int shape = big ? (int)(~seed & 1) : rr(r, 0, 2); /* big: dense, then per-channel broadcast */
         if (shape == 0) {
             brank = 4;
             memcpy(bd, xd, sizeof bd);
