@@ -15,11 +15,11 @@ tigris_kernel_fn emu_accel_dispatch(void) { return tigris_dispatch_kernel_cmsis_
 
 #elif defined(TIGRIS_HAS_ESP_NN)
 
-/* The ESP-NN contract takes its workspace from the platform allocator (the
- * harness's heap), not from the fast arena, so the arena is the core's. */
+/* Our lx106 backend reserves its scratch at the top of the fast arena (the
+ * core has no heap; docs/kernels-xtensa.md), like the Cortex-M one. */
 const char *emu_accel_name(void) { return "esp-nn"; }
 int emu_accel_available(void) { return 1; }
-uint32_t emu_accel_fast_required(const tigris_plan_t *plan) { return tigris_fast_arena_required(plan); }
+uint32_t emu_accel_fast_required(const tigris_plan_t *plan) { return tigris_esp_nn_fast_arena_required(plan); }
 int emu_accel_prepare(const tigris_plan_t *plan, tigris_mem_t *mem) { return tigris_esp_nn_prepare(plan, mem); }
 void emu_accel_deinit(tigris_mem_t *mem) {
     (void)mem;
