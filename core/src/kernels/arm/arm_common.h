@@ -1,0 +1,177 @@
+/*
+ * arm_common.h - what the accelerated Cortex-M int8 kernels share: the
+ * answer a kernel gives when it does not take a shape (TA_FALLBACK: the
+ * dispatcher then runs the int8 reference), the scratch area prepare()
+ * reserved, the requantisation parameters of an op's output, and the
+ * per-op entry points with their scratch-size twins.
+ *
+ * Every kernel here must produce the int8 reference's bytes exactly, so the
+ * arithmetic is the reference's (../s8/fixedpoint.h): wrapping int32
+ * accumulation (SMLAD and VMLADAVA wrap the same way), TFLite's
+ * MultiplyByQuantizedMultiplier, zero point, act clamp.
+ *
+ * Instruction sets: ARMv7E-M DSP (__ARM_FEATURE_DSP: M4, M7, and M55 too)
+ * is the baseline; with MVE (__ARM_FEATURE_MVE, M55) the conv family uses
+ * Helium vectors instead.
+ */
+#ifndef TIGRIS_ARM_COMMON_H
+#define TIGRIS_ARM_COMMON_H
+
+#include "../kernel_common.h"
+#include "../s8/fixedpoint.h"
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#    include <arm_acle.h>
+#    define TA_DSP 1
+#else
+#    define TA_DSP 0
+#endif
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#    include <arm_mve.h>
+#    define TA_MVE 1
+#else
+#    define TA_MVE 0
+#endif
+
+/* A kernel's answer "not this shape": the dispatcher runs the reference,
+ * which also reports any error the plan holds. */
+#define TA_FALLBACK 1
+
+/* Scratch of the prepared context: NULL/0 when prepare() was not called for
+ * this mem (kernels that need scratch then fall back). */
+uint8_t *ta_scratch(const tigris_mem_t *mem, uint32_t need);
+
+/* Rounds scratch sizes so every kernel's area starts word aligned. */
+static inline uint32_t ta_round16(uint64_t v) {
+    v = (v + 15u) & ~(uint64_t)15u;
+    return v > 0xFFFFFFF0u ? 0xFFFFFFF0u : (uint32_t)v;
+}
+
+/* The output requantisation of a conv-family op: multiplier/shift arrays
+ * read with stride 0 (one channel) or 1 (per channel). */
+typedef struct {
+    const int32_t *mult, *shift;
+    uint32_t step;
+    int32_t zp_out, act_min, act_max;
+} ta_requant_t;
+
+static const int32_t ta_unit_mult = 1, ta_zero_shift = 0;
+
+/* Requantisation of output tensor `out` for `channels` channels; -1 when the
+ * per-channel record is shorter than that (the reference refuses it too). */
+static inline int ta_requant_init(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_tensor_t *out,
+                                  int32_t channels, ta_requant_t *rq) {
+    const tigris_quant_param_t *q = tigris_tensor_quant(plan, out);
+    rq->zp_out = tk_zero_point(plan, out);
+    rq->act_min = op->act_min;
+    rq->act_max = op->act_max;
+    if (!q || !plan->quant_data) {
+        rq->mult = &ta_unit_mult;
+        rq->shift = &ta_zero_shift;
+        rq->step = 0;
+        return 0;
+    }
+    if (q->num_channels > 1 && q->num_channels < channels) return -1;
+    rq->mult = tigris_quant_multipliers(plan, q);
+    rq->shift = tigris_quant_shifts(plan, q);
+    rq->step = q->num_channels > 1 ? 1u : 0u;
+    return 0;
+}
+
+/* fx_mbqm with one SMULL and no branches on the product: gemmlowp's
+ * saturating rounding doubling high multiply is floor((a*m + 2^30) / 2^31)
+ * for every a, m except a = m = INT32_MIN (saturates). For negative
+ * products that equals the reference's truncating form
+ * (a*m + 1 - 2^30) / 2^31, since ceil(n / d) = floor((n + d - 1) / d).
+ * The parity image checks the two against each other. */
+static inline int32_t ta_mbqm(int32_t x, int32_t m, int32_t shift) {
+    int32_t l = shift > 0 ? shift : 0, r = shift > 0 ? 0 : -shift;
+    if (l > 31) l = 31;
+    int32_t a = (int32_t)((uint32_t)x << l), p;
+    if (a == INT32_MIN && m == INT32_MIN)
+        p = INT32_MAX;
+    else
+        p = (int32_t)(((int64_t)a * m + (1 << 30)) >> 31);
+    return fx_rdbpot(p, r);
+}
+
+/* acc -> int8 exactly as the reference's requant_out. */
+static inline int8_t ta_requant(const ta_requant_t *rq, int32_t ch, int32_t acc) {
+    uint32_t c = (uint32_t)ch * rq->step;
+    int32_t q = fx_wadd(ta_mbqm(acc, rq->mult[c], rq->shift[c]), rq->zp_out);
+    return (int8_t)fx_clamp(q, rq->act_min, rq->act_max);
+}
+
+/* One output channel prepared once per call: its bias (0 without one), the
+ * multiplier and the left/right shifts fx_mbqm derives from the shift. */
+typedef struct {
+    int32_t bias, mult, lsh, rsh;
+} ta_chq_t;
+
+/* Fill p[0..channels) from rq and the int32 bias bytes (or NULL); -1 when a multiplier is INT32_MIN (the one
+ * value whose saturating product ta_requant_fast leaves out: such plans go
+ * to the reference). */
+static inline int ta_requant_prep(const ta_requant_t *rq, const uint8_t *bias, int32_t channels, ta_chq_t *p) {
+    for (int32_t c = 0; c < channels; c++) {
+        p[c].bias = bias ? tk_ld_i32(bias, (uint32_t)c) : 0;
+        uint32_t i = (uint32_t)c * rq->step;
+        int32_t m = rq->mult[i], s = rq->shift[i];
+        if (m == INT32_MIN) return -1;
+        p[c].mult = m;
+        p[c].lsh = s > 0 ? (s > 31 ? 31 : s) : 0;
+        p[c].rsh = s > 0 ? 0 : (-s > 31 ? 31 : -s);
+    }
+    return 0;
+}
+
+/* ta_requant with prepared parameters and no branches: SMULL, the doubling
+ * high half with its 2^30 nudge, the rounding shift with ties away from
+ * zero (fx_rdbpot, written for any r in [0, 31]), zero point and clamp. */
+static inline int8_t ta_requant_fast(const ta_requant_t *rq, const ta_chq_t *p, int32_t acc) {
+    int32_t a = (int32_t)((uint32_t)acc << p->lsh);
+    int32_t h = (int32_t)(((int64_t)a * p->mult + (1 << 30)) >> 31);
+    uint32_t mask = ((uint32_t)1 << p->rsh) - 1u;
+    uint32_t rem = (uint32_t)h & mask, thr = (mask >> 1) + (uint32_t)(h < 0);
+    int32_t q = fx_wadd((h >> p->rsh) + (rem > thr), rq->zp_out);
+    q = q < rq->act_min ? rq->act_min : q;
+    return (int8_t)(q > rq->act_max ? rq->act_max : q);
+}
+
+/* Unaligned 32-bit load (activations and weights carry no alignment). */
+static inline uint32_t ta_ld32(const void *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+#if TA_DSP
+/* SXTB16 / SXTAB16 of a word rotated by 8, in one instruction (the
+ * instruction's own rotate; GCC 12 emits a separate ROR for the intrinsic
+ * of a rotated value). */
+static inline int32_t ta_sxtb16_ror8(uint32_t x) {
+    int32_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
+    return r;
+}
+static inline int32_t ta_sxtab16_ror8(int32_t a, uint32_t x) {
+    int32_t r;
+    __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(x));
+    return r;
+}
+#endif
+
+/* ---- Per-op accelerated entry points (0, -1, or TA_FALLBACK) and their
+ *      scratch-size twins (bytes the op needs in the reservation) ---- */
+int ta_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem);
+uint32_t ta_conv_scratch(const tigris_plan_t *plan, const tigris_op_t *op);
+int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem);
+uint32_t ta_depthwise_scratch(const tigris_plan_t *plan, const tigris_op_t *op);
+int ta_fully_connected(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem);
+uint32_t ta_fully_connected_scratch(const tigris_plan_t *plan, const tigris_op_t *op);
+int ta_max_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem);
+int ta_avg_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem);
+uint32_t ta_pool_scratch(const tigris_plan_t *plan, const tigris_op_t *op);
+int ta_add(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem);
+uint32_t ta_add_scratch(const tigris_plan_t *plan, const tigris_op_t *op);
+
+#endif /* TIGRIS_ARM_COMMON_H */

@@ -1,0 +1,249 @@
+/*
+ * conv.c - accelerated int8 Conv2D (and its scratch twin).
+ *
+ * Routing (ta_conv): every int8 conv the reference accepts runs here; the
+ * variant only changes where an output pixel's column (its kh*kw*ic window
+ * in OHWI order) comes from:
+ *   - 1x1: the input pixel itself, read in place (no copy), and an im2col
+ *     column of zero points for a pixel that falls in the padding;
+ *   - generic (any kernel, stride, dilation, padding): im2col into scratch,
+ *     padding taps filled with the input zero point (they then add
+ *     (zp - zp) * w = 0, the reference's skipped taps).
+ * Columns are multiplied against OC weight rows:
+ *   - DSP (M4/M7): each column widened once to 16-bit pairs (-zp_in added),
+ *     then two pixels x two output channels per pass (ta_q15_dot_2x2), a
+ *     last odd pixel one x four (ta_q15_dot_1x4), scalar requantisation;
+ *   - MVE (M55): one pixel x four output channels (ta_mve_dot_1x4), the
+ *     zero point folded in through per-channel weight sums, four outputs
+ *     requantised per vector.
+ * Scratch: DSP two int8 columns plus their widened pairs; MVE one column
+ * plus OC int32 start values.
+ */
+#include "conv_args.h"
+#include "dot_dsp.h"
+#include "dot_mve.h"
+#include "requant_mve.h"
+
+/* Word-at-a-time copy and fill for im2col: the taps are short (ic bytes,
+ * or kw * ic) and a library call per tap costs more than the copy. */
+static inline void col_copy(int8_t *dst, const int8_t *src, size_t n) {
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        uint32_t v = ta_ld32(src + i);
+        memcpy(dst + i, &v, 4);
+    }
+    for (; i < n; i++) dst[i] = src[i];
+}
+
+static inline void col_fill(int8_t *dst, int zp, size_t n) {
+    uint32_t v = 0x01010101u * (uint8_t)zp;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) memcpy(dst + i, &v, 4);
+    for (; i < n; i++) dst[i] = (int8_t)zp;
+}
+
+/* Fill col with the window of output pixel (n, oh, ow). */
+static void im2col(const ta_conv_args_t *a, int32_t n, int32_t oh, int32_t ow, int8_t *col) {
+    const tk_geom_t *g = &a->g;
+    int32_t ybase = ta_in_row0(g, oh), xbase = ow * g->sw - g->pl;
+    size_t tap = (size_t)g->ic, row = (size_t)g->kw * tap;
+    int zp = (int)(int8_t)a->zp_in;
+    int row_inside = g->dw == 1 && xbase >= 0 && xbase + g->kw <= g->iw;
+    for (int32_t kh = 0; kh < g->kh; kh++, col += row) {
+        int32_t iy = ybase + kh * g->dh;
+        if (iy < 0 || iy >= g->ih) {
+            col_fill(col, zp, row);
+        } else if (row_inside) {
+            col_copy(col, ta_in_px(a, n, iy, xbase), row);
+        } else {
+            for (int32_t kw = 0; kw < g->kw; kw++) {
+                int32_t ix = xbase + kw * g->dw;
+                if (ix < 0 || ix >= g->iw)
+                    col_fill(col + (size_t)kw * tap, zp, tap);
+                else
+                    col_copy(col + (size_t)kw * tap, ta_in_px(a, n, iy, ix), tap);
+            }
+        }
+    }
+}
+
+/* Column of pixel (n, oh, ow): in place for a 1x1 kernel whose tap is
+ * inside the input, else im2col into buf. */
+static const int8_t *column(const ta_conv_args_t *a, int one_by_one, int32_t n, int32_t oh, int32_t ow, int8_t *buf) {
+    const tk_geom_t *g = &a->g;
+    if (one_by_one) {
+        int32_t iy = ta_in_row0(g, oh), ix = ow * g->sw - g->pl;
+        if (iy >= 0 && iy < g->ih && ix >= 0 && ix < g->iw) return ta_in_px(a, n, iy, ix);
+    }
+    im2col(a, n, oh, ow, buf);
+    return buf;
+}
+
+#if TA_MVE
+
+/* start[oc] = bias - zp_in * sum(w[oc]): the accumulator each raw dot
+ * product is added to. */
+static void mve_start_values(const ta_conv_args_t *a, int32_t k, int32_t *start) {
+    for (int32_t oc = 0; oc < a->g.oc; oc++) {
+        int32_t s = ta_mve_sum(a->w + (size_t)oc * k, k);
+        start[oc] = fx_wsub(ta_bias(a, oc), fx_wmul(a->zp_in, s));
+    }
+}
+
+/* One pixel: all output channels of column c into y. */
+static void mve_pixel(const ta_conv_args_t *a, const int8_t *c, int32_t k, const int32_t *start, int8_t *y) {
+    int32_t oc = 0, noc = a->g.oc;
+    for (; oc + 4 <= noc; oc += 4) {
+        int32_t acc[4] = {start[oc], start[oc + 1], start[oc + 2], start[oc + 3]};
+        ta_mve_dot_1x4(c, a->w + (size_t)oc * k, k, k, acc);
+        int32x4_t m, l, nr;
+        ta_rq_load4(&a->rq, oc, &m, &l, &nr);
+        vstrbq_s32(y + oc, ta_rq_apply4(&a->rq, vld1q_s32(acc), m, l, nr));
+    }
+    for (; oc < noc; oc++) y[oc] = ta_requant(&a->rq, oc, ta_mve_dot(c, a->w + (size_t)oc * k, k, start[oc]));
+}
+
+static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
+    const tk_geom_t *g = &a->g;
+    int32_t k = g->kh * g->kw * g->ic;
+    int32_t *start = (int32_t *)scratch;
+    int8_t *col = (int8_t *)(scratch + (size_t)g->oc * 4u);
+    mve_start_values(a, k, start);
+    for (int32_t n = 0; n < g->n; n++)
+        for (int32_t oh = 0; oh < g->oh; oh++)
+            for (int32_t ow = 0; ow < g->ow; ow++)
+                mve_pixel(a, column(a, one_by_one, n, oh, ow, col), k, start, ta_out_px(a, n, oh, ow));
+    return 0;
+}
+
+static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) { return (uint64_t)oc * 4u + (uint64_t)k; }
+
+#else /* DSP */
+
+/* Scratch: two int8 columns, then the widened q15 blocks (two columns
+ * interleaved, or one). */
+typedef struct {
+    int8_t *col[2];
+    int32_t *q15;
+    const ta_chq_t *ch; /* per output channel: bias and requantisation */
+    int32_t k, blocks;
+    uint32_t off;
+} dsp_work_t;
+
+/* Requantise acc for channel oc; the channel's bias. */
+#define RQ(oc, acc) ta_requant_fast(&a->rq, &wk->ch[oc], (acc))
+#define BIAS(oc) (wk->ch[oc].bias)
+
+/* Two pixels' int8 columns c0, c1 against every output channel. */
+static void dsp_pixel_pair(const ta_conv_args_t *a, const dsp_work_t *wk, const int8_t *c0, const int8_t *c1,
+                           int8_t *y0, int8_t *y1) {
+    int32_t k = wk->k, kb = wk->blocks * 4, oc = 0, noc = a->g.oc;
+    ta_q15_widen(c0, wk->blocks, wk->off, wk->q15, 4);
+    ta_q15_widen(c1, wk->blocks, wk->off, wk->q15 + 2, 4);
+    for (; oc + 2 <= noc; oc += 2) {
+        const int8_t *w0 = a->w + (size_t)oc * k, *w1 = w0 + k;
+        int32_t b0 = BIAS(oc), b1 = BIAS(oc + 1);
+        int32_t acc[4] = {b0, b1, b0, b1};
+        ta_q15_dot_2x2(wk->q15, w0, k, wk->blocks, acc);
+        if (kb < k) {
+            acc[0] = ta_tail(c0, w0, kb, k, a->zp_in, acc[0]);
+            acc[1] = ta_tail(c0, w1, kb, k, a->zp_in, acc[1]);
+            acc[2] = ta_tail(c1, w0, kb, k, a->zp_in, acc[2]);
+            acc[3] = ta_tail(c1, w1, kb, k, a->zp_in, acc[3]);
+        }
+        y0[oc] = RQ(oc, acc[0]);
+        y0[oc + 1] = RQ(oc + 1, acc[1]);
+        y1[oc] = RQ(oc, acc[2]);
+        y1[oc + 1] = RQ(oc + 1, acc[3]);
+    }
+    if (oc < noc) {
+        const int8_t *w0 = a->w + (size_t)oc * k;
+        int32_t b = BIAS(oc);
+        int32_t r0 = ta_tail(c0, w0, kb, k, a->zp_in, ta_q15_dot_1x1(wk->q15, 4, w0, wk->blocks, b));
+        int32_t r1 = ta_tail(c1, w0, kb, k, a->zp_in, ta_q15_dot_1x1(wk->q15 + 2, 4, w0, wk->blocks, b));
+        y0[oc] = RQ(oc, r0);
+        y1[oc] = RQ(oc, r1);
+    }
+}
+
+/* A last, unpaired pixel: four output channels per pass. */
+static void dsp_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, const int8_t *c0, int8_t *y0) {
+    int32_t k = wk->k, kb = wk->blocks * 4, oc = 0, noc = a->g.oc;
+    ta_q15_widen(c0, wk->blocks, wk->off, wk->q15, 2);
+    for (; oc + 4 <= noc; oc += 4) {
+        const int8_t *w0 = a->w + (size_t)oc * k;
+        int32_t acc[4] = {BIAS(oc), BIAS(oc + 1), BIAS(oc + 2), BIAS(oc + 3)};
+        ta_q15_dot_1x4(wk->q15, w0, k, wk->blocks, acc);
+        for (int32_t j = 0; j < 4; j++) y0[oc + j] = RQ(oc + j, ta_tail(c0, w0 + (size_t)j * k, kb, k, a->zp_in, acc[j]));
+    }
+    for (; oc < noc; oc++) {
+        const int8_t *w0 = a->w + (size_t)oc * k;
+        y0[oc] = RQ(oc, ta_tail(c0, w0, kb, k, a->zp_in, ta_q15_dot_1x1(wk->q15, 2, w0, wk->blocks, BIAS(oc))));
+    }
+}
+
+#undef RQ
+#undef BIAS
+
+static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
+    const tk_geom_t *g = &a->g;
+    dsp_work_t wk;
+    wk.k = g->kh * g->kw * g->ic;
+    wk.blocks = wk.k / 4;
+    wk.off = ta_lane_offset(a->zp_in);
+    size_t colb = ((size_t)wk.k + 3u) & ~(size_t)3u;
+    wk.col[0] = (int8_t *)scratch;
+    wk.col[1] = (int8_t *)scratch + colb;
+    wk.q15 = (int32_t *)(void *)(scratch + 2u * colb);
+    ta_chq_t *ch = (ta_chq_t *)(void *)(scratch + 2u * colb + 16u * (size_t)wk.blocks);
+    if (ta_requant_prep(&a->rq, a->bias, g->oc, ch)) return TA_FALLBACK;
+    wk.ch = ch;
+    /* Pixels are paired in raster order across rows, so odd widths pair too. */
+    for (int32_t n = 0; n < g->n; n++) {
+        const int8_t *pend = NULL;
+        int8_t *yend = NULL;
+        for (int32_t oh = 0; oh < g->oh; oh++)
+            for (int32_t ow = 0; ow < g->ow; ow++) {
+                const int8_t *c = column(a, one_by_one, n, oh, ow, wk.col[pend ? 1 : 0]);
+                int8_t *y = ta_out_px(a, n, oh, ow);
+                if (!pend) {
+                    pend = c;
+                    yend = y;
+                } else {
+                    dsp_pixel_pair(a, &wk, pend, c, yend, y);
+                    pend = NULL;
+                }
+            }
+        if (pend) dsp_pixel(a, &wk, pend, yend);
+    }
+    return 0;
+}
+
+/* Two int8 columns (word-rounded), 16 bytes per block of four, and the
+ * channel table. */
+static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) {
+    return 2u * (((uint64_t)k + 3u) & ~(uint64_t)3u) + 16u * ((uint64_t)k / 4u) + sizeof(ta_chq_t) * (uint64_t)oc;
+}
+
+#endif
+
+int ta_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    ta_conv_args_t a;
+    if (ta_conv_args(plan, op, mem, 0, &a)) return TA_FALLBACK;
+    const tk_geom_t *g = &a.g;
+    uint64_t k = (uint64_t)g->kh * (uint64_t)g->kw * (uint64_t)g->ic;
+    uint8_t *scratch = ta_scratch(mem, ta_round16(conv_scratch_bytes((int32_t)k, g->oc)));
+    if (!scratch) return TA_FALLBACK;
+    int one_by_one = g->kh == 1 && g->kw == 1;
+    return conv_run(&a, one_by_one, scratch);
+}
+
+uint32_t ta_conv_scratch(const tigris_plan_t *plan, const tigris_op_t *op) {
+    tk_view_t iv, ov;
+    if (tk_view(plan, tk_in_idx(plan, op, 0), &iv) || tk_view(plan, tk_out_idx(plan, op, 0), &ov)) return 0;
+    if (iv.rank != 4 || ov.rank != 4) return 0;
+    uint64_t k = (uint64_t)op->spatial.kernel_h * op->spatial.kernel_w * (uint64_t)iv.dim[3];
+    if (k > 0x7FFFFFFFu) return 0;
+    return ta_round16(conv_scratch_bytes((int32_t)k, ov.dim[3]));
+}

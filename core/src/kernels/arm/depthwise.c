@@ -1,0 +1,208 @@
+/*
+ * depthwise.c - accelerated int8 depthwise conv (and its scratch twin).
+ *
+ * Routing (ta_depthwise):
+ *   - channel multiplier 1 (every MobileNet-style depthwise): the kernel
+ *     below, any kernel size, stride, dilation, padding, band or tile;
+ *   - channel multiplier > 1: the int8 reference.
+ * Each output pixel walks its in-image taps (tk_taps, as the reference does,
+ * so padding taps are skipped, not zero-filled) for a group of channels at
+ * a time, accumulators kept in registers:
+ *   - DSP: four channels per word, widened with SXTAB16 (-zp_in added) and
+ *     multiplied lane by lane with SMLABB/SMLATT against weights repacked
+ *     once per call into 16-bit pairs (scratch), branch-free requantisation
+ *     from a per-call channel table;
+ *   - MVE: eight channels as 16-bit lanes, (x - zp_in) * w widened to
+ *     32 bits (VMULLB/VMULLT) and summed in two vectors of even and odd
+ *     channels, requantised four at a time.
+ * Scratch: DSP 16 bytes per channel plus 8 per tap and group of four
+ * channels; MVE none.
+ */
+#include "conv_args.h"
+#include "dot_dsp.h"
+#include "requant_mve.h"
+
+/* Rows and columns of the taps of pixel (oh, ow) inside the input band. */
+typedef struct {
+    int32_t iy0, ix0, khlo, khhi, kwlo, kwhi;
+} ta_taps_t;
+
+static void pixel_taps(const tk_geom_t *g, int32_t oh, int32_t ow, ta_taps_t *t) {
+    t->iy0 = ta_in_row0(g, oh);
+    t->ix0 = ow * g->sw - g->pl;
+    tk_taps(t->iy0, g->kh, g->dh, g->ih, &t->khlo, &t->khhi);
+    tk_taps(t->ix0, g->kw, g->dw, g->iw, &t->kwlo, &t->kwhi);
+}
+
+/* Scalar channel (the tail of a group loop). */
+static int8_t channel_scalar(const ta_conv_args_t *a, const ta_taps_t *t, int32_t n, int32_t c) {
+    const tk_geom_t *g = &a->g;
+    uint32_t acc = (uint32_t)ta_bias(a, c);
+    for (int32_t kh = t->khlo; kh < t->khhi; kh++)
+        for (int32_t kw = t->kwlo; kw < t->kwhi; kw++) {
+            const int8_t *xp = ta_in_px(a, n, t->iy0 + kh * g->dh, t->ix0 + kw * g->dw);
+            acc += (uint32_t)(((int32_t)xp[c] - a->zp_in) * (int32_t)a->w[((size_t)kh * g->kw + kw) * g->oc + c]);
+        }
+    return ta_requant(&a->rq, c, (int32_t)acc);
+}
+
+#if TA_MVE
+
+static void pixel(const ta_conv_args_t *a, const void *wk, const ta_taps_t *t, int32_t n, int8_t *y) {
+    (void)wk;
+    const tk_geom_t *g = &a->g;
+    const size_t xs_w = (size_t)g->dw * g->ic, xs_h = (size_t)g->dh * g->iw * g->ic;
+    const size_t ws_w = (size_t)g->oc, ws_h = (size_t)g->kw * g->oc;
+    int32_t c = 0;
+    for (; c + 8 <= g->oc; c += 8) {
+        int32x4_t ev = vdupq_n_s32(0), od = vdupq_n_s32(0);
+        const int8_t *xr = ta_in_px(a, n, t->iy0 + t->khlo * g->dh, t->ix0 + t->kwlo * g->dw) + c;
+        const int8_t *wr = a->w + ((size_t)t->khlo * g->kw + t->kwlo) * g->oc + c;
+        for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += ws_h) {
+            const int8_t *xp = xr, *wp = wr;
+            for (int32_t kw = t->kwlo; kw < t->kwhi; kw++, xp += xs_w, wp += ws_w) {
+                int16x8_t x = vsubq_n_s16(vldrbq_s16(xp), (int16_t)a->zp_in), w = vldrbq_s16(wp);
+                ev = vaddq_s32(ev, vmullbq_int_s16(x, w));
+                od = vaddq_s32(od, vmulltq_int_s16(x, w));
+            }
+        }
+        /* Lanes of ev are channels c, c+2, c+4, c+6; od the odd ones. */
+        int32_t e[4], o[4], s[8];
+        vst1q_s32(e, ev);
+        vst1q_s32(o, od);
+        for (int32_t i = 0; i < 4; i++) {
+            s[2 * i] = fx_wadd(e[i], ta_bias(a, c + 2 * i));
+            s[2 * i + 1] = fx_wadd(o[i], ta_bias(a, c + 2 * i + 1));
+        }
+        for (int32_t i = 0; i < 8; i += 4) {
+            int32x4_t m, l, nr;
+            ta_rq_load4(&a->rq, c + i, &m, &l, &nr);
+            vstrbq_s32(y + c + i, ta_rq_apply4(&a->rq, vld1q_s32(s + i), m, l, nr));
+        }
+    }
+    for (; c < g->oc; c++) y[c] = channel_scalar(a, t, n, c);
+}
+
+#else /* DSP */
+
+/* Per call, in scratch: the channel table (bias, requantisation) and the
+ * weights of each group of four channels repacked tap by tap as the two
+ * 16-bit pair words SMLABB/SMLATT take, (w_c, w_c+2) and (w_c+1, w_c+3),
+ * so a tap costs one LDRD of weights. */
+typedef struct {
+    const ta_chq_t *ch;
+    const int32_t *wq; /* [group][tap][2] */
+    int32_t taps, groups;
+} dw_work_t;
+
+static void dw_pack(const ta_conv_args_t *a, int32_t *wq, int32_t taps, int32_t groups) {
+    for (int32_t gi = 0; gi < groups; gi++)
+        for (int32_t t = 0; t < taps; t++, wq += 2) {
+            uint32_t v = ta_ld32(a->w + (size_t)t * a->g.oc + 4 * gi);
+            wq[0] = __sxtb16((int32_t)v);
+            wq[1] = ta_sxtb16_ror8(v);
+        }
+}
+
+/* acc[0..3] of channels c..c+3 over `n` taps of one window row: x words
+ * `xs` bytes apart, packed weights consecutive. The tap body is assembly
+ * (a loop in assembly needs one register more than GCC can give it). */
+static inline void dw_row(const int8_t *xp, const int32_t *wp, int32_t n, int32_t xs, int32_t off, int32_t acc[4]) {
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    for (int32_t j = 0; j < n; j++) {
+        int32_t xw, xe, we, wo;
+        __asm__ volatile(
+            "ldr     %[xw], [%[xp]]\n\t"
+            "add     %[xp], %[xp], %[xs]\n\t"
+            "ldrd    %[we], %[wo], [%[wp]], #8\n\t"
+            "sxtab16 %[xe], %[off], %[xw]\n\t"
+            "sxtab16 %[xw], %[off], %[xw], ror #8\n\t"
+            "smlabb  %[a0], %[xe], %[we], %[a0]\n\t"
+            "smlatt  %[a2], %[xe], %[we], %[a2]\n\t"
+            "smlabb  %[a1], %[xw], %[wo], %[a1]\n\t"
+            "smlatt  %[a3], %[xw], %[wo], %[a3]\n\t"
+            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [xp] "+r"(xp), [wp] "+r"(wp),
+              [xw] "=&r"(xw), [xe] "=&r"(xe), [we] "=&r"(we), [wo] "=&r"(wo)
+            : [xs] "r"(xs), [off] "r"(off)
+            : "memory");
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+
+static void pixel(const ta_conv_args_t *a, const dw_work_t *wk, const ta_taps_t *t, int32_t n, int8_t *y) {
+    const tk_geom_t *g = &a->g;
+    const int32_t xs_w = g->dw * g->ic;
+    const size_t xs_h = (size_t)g->dh * g->iw * g->ic;
+    const int32_t off = (int32_t)ta_lane_offset(a->zp_in), cols = t->kwhi - t->kwlo;
+    const int8_t *x0 = ta_in_px(a, n, t->iy0 + t->khlo * g->dh, t->ix0 + t->kwlo * g->dw);
+    int32_t c = 0;
+    for (int32_t gi = 0; gi < wk->groups; gi++, c += 4) {
+        const ta_chq_t *ch = wk->ch + c;
+        int32_t acc[4] = {ch[0].bias, ch[1].bias, ch[2].bias, ch[3].bias};
+        if (cols > 0) {
+            const int8_t *xr = x0 + c;
+            const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * g->kw + t->kwlo) * 2;
+            for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += 2 * g->kw)
+                dw_row(xr, wr, cols, xs_w, off, acc);
+        }
+        y[c] = ta_requant_fast(&a->rq, &ch[0], acc[0]);
+        y[c + 1] = ta_requant_fast(&a->rq, &ch[1], acc[1]);
+        y[c + 2] = ta_requant_fast(&a->rq, &ch[2], acc[2]);
+        y[c + 3] = ta_requant_fast(&a->rq, &ch[3], acc[3]);
+    }
+    for (; c < g->oc; c++) y[c] = channel_scalar(a, t, n, c);
+}
+
+/* Channel table, then the packed weights: 16 bytes per channel, 8 per tap
+ * and group of four. */
+static uint64_t dw_scratch_bytes(int32_t taps, int32_t oc) {
+    return 16u * (uint64_t)oc + 8u * (uint64_t)taps * (uint64_t)(oc / 4);
+}
+
+#endif
+
+int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    ta_conv_args_t a;
+    if (ta_conv_args(plan, op, mem, 1, &a) || a.mult != 1) return TA_FALLBACK;
+    const tk_geom_t *g = &a.g;
+#if TA_MVE
+    const void *wk = NULL;
+#else
+    dw_work_t work, *wk = &work;
+    int32_t taps = g->kh * g->kw;
+    uint8_t *scratch = ta_scratch(mem, ta_round16(dw_scratch_bytes(taps, g->oc)));
+    if (!scratch) return TA_FALLBACK;
+    ta_chq_t *ch = (ta_chq_t *)(void *)scratch;
+    int32_t *wq = (int32_t *)(void *)(scratch + 16u * (size_t)g->oc);
+    if (ta_requant_prep(&a.rq, a.bias, g->oc, ch)) return TA_FALLBACK;
+    work.ch = ch;
+    work.wq = wq;
+    work.taps = taps;
+    work.groups = g->oc / 4;
+    dw_pack(&a, wq, taps, work.groups);
+#endif
+    for (int32_t n = 0; n < g->n; n++)
+        for (int32_t oh = 0; oh < g->oh; oh++)
+            for (int32_t ow = 0; ow < g->ow; ow++) {
+                ta_taps_t t;
+                pixel_taps(g, oh, ow, &t);
+                pixel(&a, wk, &t, n, ta_out_px(&a, n, oh, ow));
+            }
+    return 0;
+}
+
+uint32_t ta_depthwise_scratch(const tigris_plan_t *plan, const tigris_op_t *op) {
+#if TA_MVE
+    (void)plan;
+    (void)op;
+    return 0;
+#else
+    tk_view_t ov;
+    if (tk_view(plan, tk_out_idx(plan, op, 0), &ov) || ov.rank != 4) return 0;
+    return ta_round16(dw_scratch_bytes((int32_t)op->spatial.kernel_h * op->spatial.kernel_w, ov.dim[3]));
+#endif
+}

@@ -1,0 +1,213 @@
+/*
+ * fully_connected.c - accelerated int8 FullyConnected (and its scratch twin).
+ *
+ * Routing (ta_fully_connected): every int8 FC the reference accepts (rank 1
+ * or >= 2 output, batch rows or a ROWS band of them); shapes it refuses go
+ * to the reference, which reports them. Each batch row is a column against
+ * the [OC, IC] weight rows:
+ *   - DSP: rows widened once to 16-bit pairs (-zp_in added, in scratch),
+ *     then two batch rows x two output channels per pass (ta_q15_dot_2x2),
+ *     a single row one x four channels (ta_q15_dot_1x4);
+ *   - MVE: one row x four channels per pass, the weight sums that fold in
+ *     the input zero point accumulated in the same loop, four outputs
+ *     requantised per vector.
+ * Scratch: DSP 16 bytes per four inputs (two widened rows) and 16 per
+ * output channel (bias and requantisation prepared once); MVE none.
+ */
+#include "dot_dsp.h"
+#include "dot_mve.h"
+#include "requant_mve.h"
+
+typedef struct {
+    const int8_t *x, *w;
+    int8_t *y;
+    const uint8_t *bias;
+    int32_t nb, ic, oc, zp_in;
+    ta_requant_t rq;
+} fc_args_t;
+
+/* The reference's checks, in its order; TA_FALLBACK on any refusal. */
+static int fc_args(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, fc_args_t *a) {
+    tk_view_t iv, ov;
+    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
+    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return TA_FALLBACK;
+    if (iv.t->dtype != TIGRIS_DTYPE_INT8 || ov.t->dtype != TIGRIS_DTYPE_INT8) return TA_FALLBACK;
+    if (ov.rank >= 2) {
+        a->nb = ov.dim[0];
+        a->oc = ov.dim[1];
+    } else if (ov.rank == 1) {
+        a->nb = 1;
+        a->oc = ov.dim[0];
+    } else {
+        return TA_FALLBACK;
+    }
+    if (iv.numel % (uint32_t)a->nb) return TA_FALLBACK;
+    a->ic = (int32_t)(iv.numel / (uint32_t)a->nb);
+    if (mem->tile.active && mem->tile.row_tiled) {
+        if (mem->tile.out_h <= 0 || mem->tile.out_h > a->nb) return TA_FALLBACK;
+        a->nb = mem->tile.out_h;
+    }
+    uint64_t wcount = (uint64_t)a->oc * (uint64_t)a->ic;
+    if (wcount > 0x7FFFFFFFu) return TA_FALLBACK;
+    a->w = (const int8_t *)tk_weight(plan, op->weight_idx, (uint32_t)wcount);
+    a->bias = NULL;
+    if (op->bias_idx != TIGRIS_NONE16) {
+        a->bias = (const uint8_t *)tk_weight(plan, op->bias_idx, (uint32_t)a->oc * 4u);
+        if (!a->bias) return TA_FALLBACK;
+    }
+    if (ta_requant_init(plan, op, ov.t, a->oc, &a->rq)) return TA_FALLBACK;
+    a->x = (const int8_t *)tk_buf(mem, ii);
+    a->y = (int8_t *)tk_buf(mem, oi);
+    if (!a->w || !a->x || !a->y) return TA_FALLBACK;
+    a->zp_in = tk_zero_point(plan, iv.t);
+    return 0;
+}
+
+/* Scratch bytes: DSP widens two rows, 16 bytes per block of four, plus the
+ * channel table; MVE none. */
+static uint64_t fc_scratch_bytes(int32_t ic, int32_t oc) {
+    return TA_MVE ? 0u : 16u * ((uint64_t)ic / 4u) + sizeof(ta_chq_t) * (uint64_t)oc;
+}
+
+static int32_t fc_bias(const fc_args_t *a, int32_t o) { return a->bias ? tk_ld_i32(a->bias, (uint32_t)o) : 0; }
+
+#if TA_MVE
+
+/* Four channels o..o+3 of row x: raw dot products and weight sums in one
+ * pass, then bias - zp_in * sum folded in. */
+static void row_x4(const fc_args_t *a, const int8_t *x, int32_t o, int32_t acc[4]) {
+    int32_t k = a->ic;
+    const int8_t *w0 = a->w + (size_t)o * k, *w1 = w0 + k, *w2 = w1 + k, *w3 = w2 + k;
+    int32_t d0 = 0, d1 = 0, d2 = 0, d3 = 0, s0 = 0, s1 = 0, s2 = 0, s3 = 0, i = 0;
+    /* Whole 16-byte blocks unpredicated, the tail once under VCTP8 (see dot_mve.h). */
+    for (; i + 16 <= k; i += 16) {
+        int8x16_t xv = vld1q_s8(x + i), v;
+        v = vld1q_s8(w0 + i);
+        d0 = vmladavaq_s8(d0, xv, v);
+        s0 = vaddvaq_s8(s0, v);
+        v = vld1q_s8(w1 + i);
+        d1 = vmladavaq_s8(d1, xv, v);
+        s1 = vaddvaq_s8(s1, v);
+        v = vld1q_s8(w2 + i);
+        d2 = vmladavaq_s8(d2, xv, v);
+        s2 = vaddvaq_s8(s2, v);
+        v = vld1q_s8(w3 + i);
+        d3 = vmladavaq_s8(d3, xv, v);
+        s3 = vaddvaq_s8(s3, v);
+    }
+    if (i < k) {
+        mve_pred16_t p = vctp8q((uint32_t)(k - i));
+        int8x16_t xv = vldrbq_z_s8(x + i, p), v;
+        v = vldrbq_z_s8(w0 + i, p);
+        d0 = vmladavaq_p_s8(d0, xv, v, p);
+        s0 = vaddvaq_p_s8(s0, v, p);
+        v = vldrbq_z_s8(w1 + i, p);
+        d1 = vmladavaq_p_s8(d1, xv, v, p);
+        s1 = vaddvaq_p_s8(s1, v, p);
+        v = vldrbq_z_s8(w2 + i, p);
+        d2 = vmladavaq_p_s8(d2, xv, v, p);
+        s2 = vaddvaq_p_s8(s2, v, p);
+        v = vldrbq_z_s8(w3 + i, p);
+        d3 = vmladavaq_p_s8(d3, xv, v, p);
+        s3 = vaddvaq_p_s8(s3, v, p);
+    }
+    acc[0] = fx_wadd(fx_wsub(d0, fx_wmul(a->zp_in, s0)), fc_bias(a, o));
+    acc[1] = fx_wadd(fx_wsub(d1, fx_wmul(a->zp_in, s1)), fc_bias(a, o + 1));
+    acc[2] = fx_wadd(fx_wsub(d2, fx_wmul(a->zp_in, s2)), fc_bias(a, o + 2));
+    acc[3] = fx_wadd(fx_wsub(d3, fx_wmul(a->zp_in, s3)), fc_bias(a, o + 3));
+}
+
+static int fc_run(const fc_args_t *a, uint8_t *scratch) {
+    (void)scratch;
+    for (int32_t b = 0; b < a->nb; b++) {
+        const int8_t *x = a->x + (size_t)b * a->ic;
+        int8_t *y = a->y + (size_t)b * a->oc;
+        int32_t o = 0;
+        for (; o + 4 <= a->oc; o += 4) {
+            int32_t acc[4];
+            row_x4(a, x, o, acc);
+            int32x4_t m, l, nr;
+            ta_rq_load4(&a->rq, o, &m, &l, &nr);
+            vstrbq_s32(y + o, ta_rq_apply4(&a->rq, vld1q_s32(acc), m, l, nr));
+        }
+        for (; o < a->oc; o++) {
+            const int8_t *w = a->w + (size_t)o * a->ic;
+            int32_t d = ta_mve_dot(x, w, a->ic, 0), s = ta_mve_sum(w, a->ic);
+            y[o] = ta_requant(&a->rq, o, fx_wadd(fx_wsub(d, fx_wmul(a->zp_in, s)), fc_bias(a, o)));
+        }
+    }
+    return 0;
+}
+
+#else /* DSP */
+
+/* Rows widened once into scratch (two interleaved, or one), then two rows
+ * x two channels (ta_q15_dot_2x2) or one row x four (ta_q15_dot_1x4). */
+static int fc_run(const fc_args_t *a, uint8_t *scratch) {
+    int32_t *q15 = (int32_t *)(void *)scratch;
+    uint32_t off = ta_lane_offset(a->zp_in);
+    int32_t k = a->ic, blocks = k / 4, kb = blocks * 4, b = 0, zp = a->zp_in;
+    ta_chq_t *ch = (ta_chq_t *)(void *)(scratch + 16u * (size_t)blocks);
+    if (ta_requant_prep(&a->rq, a->bias, a->oc, ch)) return TA_FALLBACK;
+    for (; b + 2 <= a->nb; b += 2) {
+        const int8_t *x0 = a->x + (size_t)b * k, *x1 = x0 + k;
+        int8_t *y0 = a->y + (size_t)b * a->oc, *y1 = y0 + a->oc;
+        ta_q15_widen(x0, blocks, off, q15, 4);
+        ta_q15_widen(x1, blocks, off, q15 + 2, 4);
+        int32_t o = 0;
+        for (; o + 2 <= a->oc; o += 2) {
+            const int8_t *w0 = a->w + (size_t)o * k, *w1 = w0 + k;
+            int32_t b0 = ch[o].bias, b1 = ch[o + 1].bias;
+            int32_t acc[4] = {b0, b1, b0, b1};
+            ta_q15_dot_2x2(q15, w0, k, blocks, acc);
+            y0[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x0, w0, kb, k, zp, acc[0]));
+            y0[o + 1] = ta_requant_fast(&a->rq, &ch[o + 1], ta_tail(x0, w1, kb, k, zp, acc[1]));
+            y1[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x1, w0, kb, k, zp, acc[2]));
+            y1[o + 1] = ta_requant_fast(&a->rq, &ch[o + 1], ta_tail(x1, w1, kb, k, zp, acc[3]));
+        }
+        if (o < a->oc) {
+            const int8_t *w0 = a->w + (size_t)o * k;
+            int32_t bs = ch[o].bias;
+            y0[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x0, w0, kb, k, zp, ta_q15_dot_1x1(q15, 4, w0, blocks, bs)));
+            y1[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x1, w0, kb, k, zp, ta_q15_dot_1x1(q15 + 2, 4, w0, blocks, bs)));
+        }
+    }
+    if (b < a->nb) {
+        const int8_t *x0 = a->x + (size_t)b * k;
+        int8_t *y0 = a->y + (size_t)b * a->oc;
+        ta_q15_widen(x0, blocks, off, q15, 2);
+        int32_t o = 0;
+        for (; o + 4 <= a->oc; o += 4) {
+            const int8_t *w0 = a->w + (size_t)o * k;
+            int32_t acc[4] = {ch[o].bias, ch[o + 1].bias, ch[o + 2].bias, ch[o + 3].bias};
+            ta_q15_dot_1x4(q15, w0, k, blocks, acc);
+            for (int32_t j = 0; j < 4; j++)
+                y0[o + j] = ta_requant_fast(&a->rq, &ch[o + j], ta_tail(x0, w0 + (size_t)j * k, kb, k, zp, acc[j]));
+        }
+        for (; o < a->oc; o++) {
+            const int8_t *w0 = a->w + (size_t)o * k;
+            y0[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x0, w0, kb, k, zp, ta_q15_dot_1x1(q15, 2, w0, blocks, ch[o].bias)));
+        }
+    }
+    return 0;
+}
+
+#endif
+
+int ta_fully_connected(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
+    (void)op_index;
+    fc_args_t a;
+    if (fc_args(plan, op, mem, &a)) return TA_FALLBACK;
+    uint8_t *scratch = NULL;
+    uint32_t need = ta_round16(fc_scratch_bytes(a.ic, a.oc));
+    if (need && !(scratch = ta_scratch(mem, need))) return TA_FALLBACK;
+    return fc_run(&a, scratch);
+}
+
+uint32_t ta_fully_connected_scratch(const tigris_plan_t *plan, const tigris_op_t *op) {
+    tk_view_t iv, ov;
+    if (tk_view(plan, tk_in_idx(plan, op, 0), &iv) || tk_view(plan, tk_out_idx(plan, op, 0), &ov)) return 0;
+    int32_t nb = ov.rank >= 2 ? ov.dim[0] : 1;
+    if (ov.rank < 1 || nb <= 0 || iv.numel % (uint32_t)nb) return 0;
+    return ta_round16(fc_scratch_bytes((int32_t)(iv.numel / (uint32_t)nb), ov.rank >= 2 ? ov.dim[1] : ov.dim[0]));
+}

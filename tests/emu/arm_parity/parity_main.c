@@ -1,0 +1,476 @@
+/*
+ * parity_main.c - Cortex-M parity image for the accelerated int8 backend
+ * (core/src/kernels/arm). Runs under QEMU with semihosting.
+ *
+ * For many generated one-op plans (conv, depthwise, fully connected, max
+ * and average pool, add: odd sizes, 1x1, padding, strides, dilation,
+ * per-channel requantisation, int8 extremes, act bounds, height bands,
+ * roll offsets, width tiles, FC row bands) it runs the int8 reference
+ * (tigris_dispatch_kernel_s8) and the accelerated dispatcher on the same
+ * buffers and compares every byte of the output buffer, guard bytes
+ * included. It also checks that the accelerated wrapper itself took the
+ * shapes meant for it (not a silent fallback), and that prepare/deinit
+ * reserve and restore the fast arena.
+ *
+ * Then it times fixed benchmark shapes with SysTick (run QEMU with
+ * -icount shift=0: ticks are then a pure function of the instruction
+ * count) and prints reference/accelerated ratios.
+ *
+ * Exit status: 0 when every case matched, else 1.
+ */
+#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/arm/arm_common.h" /* ta_mbqm, fx_mbqm */
+#include "kplan.h"
+#include "tigris_kernels.h"
+#include "tigris_kernels_cmsis_nn.h"
+
+/* The accelerated wrappers (core/src/kernels/arm/arm_common.h): called
+ * directly to see whether a shape was taken (1 = fell back). */
+int ta_conv(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int ta_depthwise(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int ta_fully_connected(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int ta_max_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int ta_avg_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+int ta_add(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+
+uint8_t kp_arena[KP_ARENA] __attribute__((aligned(16)));
+uint8_t kp_blob[128u * 1024u] __attribute__((aligned(16)));
+static uint8_t fast_buf[16u * 1024u] __attribute__((aligned(16)));
+static uint8_t ref_out[64u * 1024u];
+static kplan_t K;
+
+/* ---- SysTick (processor clock, counts down, 24 bits) ---- */
+#define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
+#define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
+#define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
+static void tick_start(void) {
+    SYST_CSR = 0;
+    SYST_RVR = 0xFFFFFFu;
+    SYST_CVR = 0;
+    SYST_CSR = 5;
+}
+static uint32_t tick_now(void) { return SYST_CVR; }
+static uint32_t tick_delta(uint32_t a, uint32_t b) { return (a - b) & 0xFFFFFFu; }
+
+/* ---- deterministic generator ---- */
+static uint32_t rng_state = 0x9E3779B9u;
+static uint32_t rnd(void) {
+    uint32_t x = rng_state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return rng_state = x;
+}
+static int32_t rint_in(int32_t lo, int32_t hi) { return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1)); }
+
+/* Random int8 bytes; mode 1: only the extremes -128 / 127. */
+static void fill_s8(void *p, uint32_t n, int mode) {
+    int8_t *b = (int8_t *)p;
+    for (uint32_t i = 0; i < n; i++) b[i] = mode == 1 ? ((rnd() & 1) ? 127 : -128) : (int8_t)rnd();
+}
+
+typedef struct {
+    const char *name;
+    uint32_t cases, accel, fails;
+} stat_t;
+
+enum { S_CONV, S_DW, S_FC, S_MAX, S_AVG, S_ADD, S_N };
+static stat_t stats[S_N] = {{"conv", 0, 0, 0}, {"depthwise", 0, 0, 0}, {"fully_connected", 0, 0, 0},
+                            {"max_pool", 0, 0, 0}, {"avg_pool", 0, 0, 0}, {"add", 0, 0, 0}};
+
+typedef int (*wrap_fn)(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+static const wrap_fn wrappers[S_N] = {ta_conv, ta_depthwise, ta_fully_connected, ta_max_pool, ta_avg_pool, ta_add};
+
+/* Run reference and accelerated on the plan in K; compare; optional ticks. */
+static int run_case(int kind, uint16_t out, const tigris_tile_ctx_t *tile, uint32_t *ticks_ref, uint32_t *ticks_acc,
+                    int expect_accel) {
+    stat_t *st = &stats[kind];
+    tigris_mem_t mem;
+    void *ptrs[KP_MAX_T];
+    memcpy(ptrs, K.ptrs, sizeof ptrs);
+    st->cases++;
+    if (tigris_mem_init(&mem, ptrs, (uint16_t)K.nt, fast_buf, sizeof fast_buf, NULL, 0) != TIGRIS_MEM_OK) {
+        printf("FAIL %s #%lu: mem_init\n", st->name, (unsigned long)st->cases);
+        st->fails++;
+        return -1;
+    }
+    memcpy(ptrs, K.ptrs, sizeof ptrs); /* mem_init cleared them */
+    uint32_t full = mem.fast_size;
+    if (tigris_cmsis_nn_prepare(&K.plan, &mem) != 0 || mem.fast_size > full ||
+        full - mem.fast_size < tigris_cmsis_nn_scratch_required(&K.plan)) {
+        printf("FAIL %s #%lu: prepare (scratch %lu)\n", st->name, (unsigned long)st->cases,
+               (unsigned long)tigris_cmsis_nn_scratch_required(&K.plan));
+        st->fails++;
+        return -1;
+    }
+    if (tile) mem.tile = *tile;
+    uint32_t ob = K.tensors[out].size_bytes + 16u;
+    uint8_t *y = (uint8_t *)K.ptrs[out];
+    memset(y, 0x5A, ob);
+    uint32_t t0 = tick_now();
+    int rc_ref = tigris_dispatch_kernel_s8(&K.plan, &K.op, 0, &mem, NULL);
+    uint32_t t1 = tick_now();
+    memcpy(ref_out, y, ob);
+    memset(y, 0x5A, ob);
+    uint32_t t2 = tick_now();
+    int rc_acc = tigris_dispatch_kernel_cmsis_nn(&K.plan, &K.op, 0, &mem, NULL);
+    uint32_t t3 = tick_now();
+    int bad = rc_ref != rc_acc || memcmp(ref_out, y, ob) != 0;
+    expect_accel = expect_accel && rc_ref == 0; /* the reference refuses it: so must we */
+    /* Was the shape taken by the accelerated wrapper itself? */
+    memset(y, 0x5A, ob);
+    int rc_wrap = wrappers[kind](&K.plan, &K.op, 0, &mem);
+    if (rc_wrap != 1) {
+        st->accel++;
+        if (rc_wrap != rc_ref || memcmp(ref_out, y, ob) != 0) bad = 1;
+    } else if (expect_accel) {
+        printf("FAIL %s #%lu: fell back to the reference\n", st->name, (unsigned long)st->cases);
+        bad = 1;
+    }
+    if (tigris_cmsis_nn_deinit(&mem) != 0 || mem.fast_size != full) {
+        printf("FAIL %s #%lu: deinit did not restore the arena\n", st->name, (unsigned long)st->cases);
+        bad = 1;
+    }
+    if (bad) {
+        st->fails++;
+        uint32_t i = 0;
+        while (i < ob && ref_out[i] == y[i]) i++;
+        printf("FAIL %s #%lu: rc ref %d acc %d, first diff at byte %lu of %lu\n", st->name,
+               (unsigned long)st->cases, rc_ref, rc_acc, (unsigned long)i, (unsigned long)ob);
+    }
+    if (ticks_ref) *ticks_ref = tick_delta(t0, t1);
+    if (ticks_acc) *ticks_acc = tick_delta(t2, t3);
+    return bad ? -1 : 0;
+}
+
+/* Output requantisation record: per-channel (nch = channels) or one. */
+static uint16_t out_quant(uint32_t nch, int32_t k_taps) {
+    static int32_t m[512], s[512];
+    int32_t bits = 0;
+    while ((1 << bits) < k_taps) bits++;
+    for (uint32_t i = 0; i < nch; i++) {
+        uint32_t r = rnd() % 16;
+        m[i] = (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu));
+        if (r == 0) m[i] = INT32_MAX;
+        s[i] = -(int32_t)(7 + bits / 2) + rint_in(-3, 3);
+        if (r == 1) s[i] = rint_in(0, 2);
+        if (r == 2) s[i] = -31;
+    }
+    return kp_quant(&K, 0.05f, rint_in(-128, 127), nch, m, s);
+}
+
+static void random_act(tigris_op_t *op) {
+    op->act_min = -128;
+    op->act_max = 127;
+    if (rnd() % 3 == 0) {
+        op->fused_act = TIGRIS_ACT_RELU;
+        op->act_min = (int8_t)rint_in(-128, 20);
+        op->act_max = (int8_t)rint_in(op->act_min, 127);
+    }
+}
+
+/* Height band (and sometimes width tile) over a windowed op with full
+ * output oh x ow; mirrors what the executor hands a kernel. */
+static void random_tile(tigris_tile_ctx_t *tc, const tigris_spatial_t *sp, int32_t ih, int32_t iw, int32_t oh,
+                        int32_t ow) {
+    memset(tc, 0, sizeof *tc);
+    tc->active = 1;
+    int32_t r0 = rint_in(0, oh - 1), rows = rint_in(1, oh - r0);
+    int32_t first = r0 * sp->stride_h - sp->pad_top;
+    int32_t last = (r0 + rows - 1) * sp->stride_h - sp->pad_top + sp->dilation_h * (sp->kernel_h - 1);
+    int32_t in0 = first < 0 ? 0 : first, in1 = last > ih - 1 ? ih - 1 : last;
+    if (in1 < in0) in1 = in0;
+    tc->in_h = in1 - in0 + 1;
+    tc->out_h = rows;
+    tc->pad_top = in0 - first;
+    tc->in_row_origin = in0;
+    tc->out_row_origin = r0;
+    if (rnd() % 3 == 0) tc->out_row_start = rint_in(0, oh - rows);
+    if (rnd() % 3 == 0) {
+        int32_t c0 = rint_in(0, ow - 1), cols = rint_in(1, ow - c0);
+        int32_t f = c0 * sp->stride_w - sp->pad_left;
+        int32_t l = (c0 + cols - 1) * sp->stride_w - sp->pad_left + sp->dilation_w * (sp->kernel_w - 1);
+        int32_t i0 = f < 0 ? 0 : f, i1 = l > iw - 1 ? iw - 1 : l;
+        if (i1 < i0) i1 = i0;
+        tc->width_tiled = 1;
+        tc->in_w = i1 - i0 + 1;
+        tc->out_w = cols;
+        tc->pad_left = i0 - f;
+    }
+}
+
+/* A conv-family case: kind S_CONV or S_DW; fixed shape when dims != NULL. */
+static void conv_case(int kind, const int32_t *fixed, uint32_t *tr, uint32_t *ta) {
+    kp_reset(&K);
+    int dw = kind == S_DW;
+    int32_t n, ih, iw, ic, oc, kh, kw, sh, sw, dh, dwl, pt, pb, pl, pr, mult = 1;
+    if (fixed) {
+        n = 1;
+        ih = iw = fixed[0];
+        ic = fixed[1];
+        oc = fixed[2];
+        kh = kw = fixed[3];
+        sh = sw = 1;
+        dh = dwl = 1;
+        pt = pb = pl = pr = fixed[3] / 2;
+    } else {
+        for (;;) {
+            n = rnd() % 5 == 0 ? 2 : 1;
+            ih = rint_in(1, 11);
+            iw = rint_in(1, 11);
+            ic = rint_in(1, 21);
+            kh = rint_in(1, 5);
+            kw = rnd() % 4 == 0 ? 1 : rint_in(1, 5);
+            sh = rint_in(1, 3);
+            sw = rint_in(1, 3);
+            dh = rnd() % 4 == 0 ? 2 : 1;
+            dwl = rnd() % 4 == 0 ? 2 : 1;
+            pt = rint_in(0, kh - 1);
+            pb = rint_in(0, kh - 1);
+            pl = rint_in(0, kw - 1);
+            pr = rint_in(0, kw - 1);
+            mult = dw && rnd() % 6 == 0 ? 2 : 1;
+            oc = dw ? ic * mult : rint_in(1, 24);
+            int32_t eh = dh * (kh - 1) + 1, ew = dwl * (kw - 1) + 1;
+            if (ih + pt + pb >= eh && iw + pl + pr >= ew) break;
+        }
+    }
+    int32_t oh = (ih + pt + pb - (dh * (kh - 1) + 1)) / sh + 1;
+    int32_t ow = (iw + pl + pr - (dwl * (kw - 1) + 1)) / sw + 1;
+    int32_t idims[4] = {n, ih, iw, ic}, odims[4] = {n, oh, ow, oc};
+    int32_t in_zp = rnd() % 8 == 0 ? (rnd() & 1 ? -128 : 127) : rint_in(-128, 127);
+    int32_t m1 = 1 << 30, s0 = 0;
+    uint16_t qi = kp_quant(&K, 0.02f, in_zp, 1, &m1, &s0);
+    int32_t taps = kh * kw * (dw ? 1 : ic);
+    uint16_t qo = out_quant(rnd() % 2 ? (uint32_t)oc : 1u, taps);
+    uint16_t x = kp_tensor(&K, 4, idims, qi), y = kp_tensor(&K, 4, odims, qo);
+    int ext = rnd() % 8 == 0;
+    fill_s8(K.ptrs[x], K.tensors[x].size_bytes, ext);
+    uint32_t wbytes = (uint32_t)(kh * kw * (dw ? oc : oc * ic));
+    fill_s8(kp_blob, wbytes, ext);
+    K.op.weight_idx = kp_weight(&K, 0, wbytes);
+    K.op.bias_idx = TIGRIS_NONE16;
+    if (rnd() % 5) {
+        uint32_t at = (wbytes + 3u) & ~3u;
+        for (int32_t i = 0; i < oc; i++) {
+            int32_t b = rnd() % 10 == 0 ? (int32_t)rnd() : rint_in(-70000, 70000);
+            memcpy(kp_blob + at + 4u * (uint32_t)i, &b, 4);
+        }
+        K.op.bias_idx = kp_weight(&K, at, (uint32_t)oc * 4u);
+    }
+    K.op.spatial.kernel_h = (uint8_t)kh;
+    K.op.spatial.kernel_w = (uint8_t)kw;
+    K.op.spatial.stride_h = (uint8_t)sh;
+    K.op.spatial.stride_w = (uint8_t)sw;
+    K.op.spatial.dilation_h = (uint16_t)dh;
+    K.op.spatial.dilation_w = (uint16_t)dwl;
+    K.op.spatial.pad_top = (uint16_t)pt;
+    K.op.spatial.pad_bottom = (uint16_t)pb;
+    K.op.spatial.pad_left = (uint16_t)pl;
+    K.op.spatial.pad_right = (uint16_t)pr;
+    K.op.spatial.group = (uint16_t)(dw ? ic : 1);
+    if (fixed) {
+        K.op.act_min = -128;
+        K.op.act_max = 127;
+    } else {
+        random_act(&K.op);
+    }
+    kp_finish(&K, dw ? TIGRIS_OP_DEPTHWISE : TIGRIS_OP_CONV, 1, &x, y);
+    tigris_tile_ctx_t tc;
+    int banded = !fixed && rnd() % 5 < 2;
+    if (banded) random_tile(&tc, &K.op.spatial, ih, iw, oh, ow);
+    run_case(kind, y, banded ? &tc : NULL, tr, ta, mult == 1);
+}
+
+static void fc_case(const int32_t *fixed, uint32_t *tr, uint32_t *ta) {
+    kp_reset(&K);
+    int32_t nb = fixed ? fixed[0] : rint_in(1, 5), ic = fixed ? fixed[1] : rint_in(1, 300);
+    int32_t oc = fixed ? fixed[2] : rint_in(1, 40);
+    int32_t idims[2] = {nb, ic}, odims[2] = {nb, oc};
+    int32_t m1 = 1 << 30, s0 = 0;
+    uint16_t qi = kp_quant(&K, 0.02f, rint_in(-128, 127), 1, &m1, &s0);
+    uint16_t qo = out_quant(rnd() % 2 ? (uint32_t)oc : 1u, ic);
+    uint16_t x = kp_tensor(&K, 2, idims, qi), y = kp_tensor(&K, 2, odims, qo);
+    int ext = rnd() % 8 == 0;
+    fill_s8(K.ptrs[x], K.tensors[x].size_bytes, ext);
+    uint32_t wbytes = (uint32_t)(oc * ic);
+    fill_s8(kp_blob, wbytes, ext);
+    K.op.weight_idx = kp_weight(&K, 0, wbytes);
+    K.op.bias_idx = TIGRIS_NONE16;
+    if (rnd() % 4) {
+        uint32_t at = (wbytes + 3u) & ~3u;
+        for (int32_t i = 0; i < oc; i++) {
+            int32_t b = rint_in(-70000, 70000);
+            memcpy(kp_blob + at + 4u * (uint32_t)i, &b, 4);
+        }
+        K.op.bias_idx = kp_weight(&K, at, (uint32_t)oc * 4u);
+    }
+    if (!fixed) random_act(&K.op);
+    else K.op.act_min = -128, K.op.act_max = 127;
+    kp_finish(&K, TIGRIS_OP_FULLY_CONN, 1, &x, y);
+    tigris_tile_ctx_t tc;
+    int banded = !fixed && nb > 1 && rnd() % 3 == 0;
+    if (banded) {
+        memset(&tc, 0, sizeof tc);
+        tc.active = 1;
+        tc.row_tiled = TIGRIS_ROW_MODE_ROWS;
+        tc.out_h = rint_in(1, nb);
+        tc.in_h = tc.out_h;
+    }
+    run_case(S_FC, y, banded ? &tc : NULL, tr, ta, 1);
+}
+
+static void pool_case(int is_max, const int32_t *fixed, uint32_t *tr, uint32_t *ta) {
+    kp_reset(&K);
+    int32_t n, ih, iw, c, kh, kw, sh, sw, pt, pb, pl, pr;
+    if (fixed) {
+        n = 1;
+        ih = iw = fixed[0];
+        c = fixed[1];
+        kh = kw = fixed[2];
+        sh = sw = fixed[3];
+        pt = pb = pl = pr = fixed[4];
+    } else {
+        for (;;) {
+            n = rnd() % 5 == 0 ? 2 : 1;
+            ih = rint_in(1, 12);
+            iw = rint_in(1, 12);
+            c = rint_in(1, 40);
+            kh = rint_in(1, 4);
+            kw = rint_in(1, 4);
+            sh = rint_in(1, 3);
+            sw = rint_in(1, 3);
+            pt = rint_in(0, kh - 1);
+            pb = rint_in(0, kh - 1);
+            pl = rint_in(0, kw - 1);
+            pr = rint_in(0, kw - 1);
+            if (ih + pt + pb >= kh && iw + pl + pr >= kw) break;
+        }
+    }
+    int32_t oh = (ih + pt + pb - kh) / sh + 1, ow = (iw + pl + pr - kw) / sw + 1;
+    int32_t idims[4] = {n, ih, iw, c}, odims[4] = {n, oh, ow, c};
+    int32_t m1 = 1 << 30, s0 = 0, zp = rint_in(-128, 127);
+    int same = fixed || rnd() % 6;
+    uint16_t qi = kp_quant(&K, 0.02f, zp, 1, &m1, &s0);
+    uint16_t qo = same ? kp_quant(&K, 0.02f, zp, 1, &m1, &s0) : kp_quant(&K, 0.03f, rint_in(-128, 127), 1, &m1, &s0);
+    uint16_t x = kp_tensor(&K, 4, idims, qi), y = kp_tensor(&K, 4, odims, qo);
+    fill_s8(K.ptrs[x], K.tensors[x].size_bytes, rnd() % 8 == 0);
+    K.op.weight_idx = K.op.bias_idx = TIGRIS_NONE16;
+    K.op.spatial.kernel_h = (uint8_t)kh;
+    K.op.spatial.kernel_w = (uint8_t)kw;
+    K.op.spatial.stride_h = (uint8_t)sh;
+    K.op.spatial.stride_w = (uint8_t)sw;
+    K.op.spatial.dilation_h = K.op.spatial.dilation_w = 1;
+    K.op.spatial.pad_top = (uint16_t)pt;
+    K.op.spatial.pad_bottom = (uint16_t)pb;
+    K.op.spatial.pad_left = (uint16_t)pl;
+    K.op.spatial.pad_right = (uint16_t)pr;
+    if (fixed) K.op.act_min = -128, K.op.act_max = 127;
+    else random_act(&K.op);
+    kp_finish(&K, is_max ? TIGRIS_OP_MAX_POOL : TIGRIS_OP_AVG_POOL, 1, &x, y);
+    tigris_tile_ctx_t tc;
+    int banded = !fixed && rnd() % 5 < 2;
+    if (banded) random_tile(&tc, &K.op.spatial, ih, iw, oh, ow);
+    run_case(is_max ? S_MAX : S_AVG, y, banded ? &tc : NULL, tr, ta, same);
+}
+
+static void add_case(const int32_t *fixed, uint32_t *tr, uint32_t *ta) {
+    kp_reset(&K);
+    int32_t dims[4] = {1, 1, 1, 1}, rank;
+    if (fixed) {
+        rank = 4;
+        dims[1] = dims[2] = fixed[0];
+        dims[3] = fixed[1];
+    } else {
+        rank = rint_in(1, 4);
+        for (int32_t i = 0; i < rank; i++) dims[i] = rint_in(1, i == rank - 1 ? 40 : 12);
+    }
+    int32_t m1 = 1 << 30, s0 = 0;
+    float sa = 0.004f + (float)(rnd() % 1000) * 1e-4f, sb = 0.004f + (float)(rnd() % 1000) * 1e-4f;
+    float sy = 0.008f + (float)(rnd() % 1000) * 2e-4f;
+    uint16_t qa = kp_quant(&K, sa, rint_in(-128, 127), 1, &m1, &s0);
+    uint16_t qb = kp_quant(&K, sb, rint_in(-128, 127), 1, &m1, &s0);
+    uint16_t qy = kp_quant(&K, sy, rint_in(-128, 127), 1, &m1, &s0);
+    uint16_t in[2];
+    in[0] = kp_tensor(&K, (uint32_t)rank, dims, qa);
+    in[1] = kp_tensor(&K, (uint32_t)rank, dims, qb);
+    uint16_t y = kp_tensor(&K, (uint32_t)rank, dims, qy);
+    fill_s8(K.ptrs[in[0]], K.tensors[in[0]].size_bytes, rnd() % 8 == 0);
+    fill_s8(K.ptrs[in[1]], K.tensors[in[1]].size_bytes, rnd() % 8 == 0);
+    K.op.weight_idx = K.op.bias_idx = TIGRIS_NONE16;
+    if (fixed) K.op.act_min = -128, K.op.act_max = 127;
+    else random_act(&K.op);
+    kp_finish(&K, TIGRIS_OP_ADD, 2, in, y);
+    run_case(S_ADD, y, NULL, tr, ta, 1);
+}
+
+static void bench(const char *what, int kind, uint32_t tr, uint32_t ta) {
+    (void)kind;
+    uint32_t r100 = ta ? (uint32_t)(((uint64_t)tr * 100u) / ta) : 0;
+    printf("BENCH %-24s ref %8lu acc %8lu ticks  ratio %lu.%02lu\n", what, (unsigned long)tr, (unsigned long)ta,
+           (unsigned long)(r100 / 100u), (unsigned long)(r100 % 100u));
+}
+
+/* ta_mbqm (one SMULL) against the reference's fx_mbqm on edges and
+ * random values; returns the number of differences. */
+static uint32_t check_mbqm(void) {
+    static const int32_t edge[] = {0, 1, -1, 2, -2, 1 << 30, -(1 << 30), INT32_MAX, INT32_MIN, 12345, -12345,
+                                   0x40000000 + 1, -0x40000000 - 1, 0x7FFFFFFE, -0x7FFFFFFF};
+    uint32_t bad = 0, ne = sizeof edge / sizeof edge[0];
+    for (uint32_t i = 0; i < 200000u; i++) {
+        int32_t x = i < ne * ne ? edge[i % ne] : (int32_t)rnd();
+        int32_t m = i < ne * ne ? edge[i / ne] : (int32_t)rnd();
+        if (i >= ne * ne && (i & 3) == 0) x >>= rnd() % 31;
+        int32_t s = rint_in(-34, 34);
+        if (ta_mbqm(x, m, s) != fx_mbqm(x, m, s)) {
+            if (bad < 5) printf("FAIL mbqm x %ld m %ld s %ld\n", (long)x, (long)m, (long)s);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+int main(void) {
+    tick_start();
+    uint32_t mbqm_bad = check_mbqm();
+    printf("PARITY mbqm             mismatches %lu\n", (unsigned long)mbqm_bad);
+    for (int i = 0; i < 80; i++) conv_case(S_CONV, NULL, NULL, NULL);
+    for (int i = 0; i < 80; i++) conv_case(S_DW, NULL, NULL, NULL);
+    for (int i = 0; i < 60; i++) fc_case(NULL, NULL, NULL);
+    for (int i = 0; i < 60; i++) pool_case(1, NULL, NULL, NULL);
+    for (int i = 0; i < 60; i++) pool_case(0, NULL, NULL, NULL);
+    for (int i = 0; i < 60; i++) add_case(NULL, NULL, NULL);
+    int failed = mbqm_bad != 0;
+    for (int k = 0; k < S_N; k++) {
+        printf("PARITY %-16s cases %4lu  accelerated %4lu  mismatches %lu\n", stats[k].name,
+               (unsigned long)stats[k].cases, (unsigned long)stats[k].accel, (unsigned long)stats[k].fails);
+        if (stats[k].fails || !stats[k].accel) failed = 1;
+    }
+    /* Benchmarks: fixed shapes, one dispatch each. */
+    uint32_t tr, ta;
+    static const int32_t c3[4] = {16, 16, 16, 3}, c1[4] = {16, 32, 32, 1}, d3[4] = {16, 32, 32, 3};
+    conv_case(S_CONV, c3, &tr, &ta);
+    bench("conv 3x3 16x16x16->16", S_CONV, tr, ta);
+    conv_case(S_CONV, c1, &tr, &ta);
+    bench("conv 1x1 16x16x32->32", S_CONV, tr, ta);
+    conv_case(S_DW, d3, &tr, &ta);
+    bench("depthwise 3x3 16x16x32", S_DW, tr, ta);
+    static const int32_t f1[3] = {1, 256, 64};
+    fc_case(f1, &tr, &ta);
+    bench("fc 256->64", S_FC, tr, ta);
+    static const int32_t pm[5] = {16, 32, 2, 2, 0}, pa[5] = {16, 32, 3, 1, 1};
+    pool_case(1, pm, &tr, &ta);
+    bench("max_pool 2x2/2 16x16x32", S_MAX, tr, ta);
+    pool_case(0, pa, &tr, &ta);
+    bench("avg_pool 3x3/1 16x16x32", S_AVG, tr, ta);
+    static const int32_t a1[2] = {16, 32};
+    add_case(a1, &tr, &ta);
+    bench("add 16x16x32", S_ADD, tr, ta);
+    for (int k = 0; k < S_N; k++)
+        if (stats[k].fails) failed = 1;
+    printf("%s\n", failed ? "PARITY FAILED" : "PARITY OK");
+    return failed;
+}

@@ -1,0 +1,91 @@
+// Every corpus plan on every board, with the reference and the accelerated
+// backend: the outputs must be the expected bytes exactly, and the two
+// backends' bytes identical. Float plans cannot run on lx106 (no float
+// kernels in that image): a clear refusal. One documented exception
+// (docs/emu.md): on Cortex-M4, newlib's single-precision-FPU libm has an
+// older expf (one ulp off now and then), so a float plan with a sigmoid
+// matches the expected values to within 1e-6 there, not bit for bit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <tuple>
+
+#include "emu_test_support.h"
+#include "shared_data.h"
+
+namespace {
+
+namespace emu = tigris::host::emu;
+
+const char *const kCases[] = {"pool_chain_v5.pattern",
+                              "pool_chain_v5.random",
+                              "linebuf_conv_chain_v5.pattern",
+                              "linebuf_conv_chain_v5.random",
+                              "linebuf_conv_sig_chain_v5.pattern",
+                              "linebuf_conv_sig_chain_v5.random",
+                              "linebuf_s8_conv_sig_chain_v5.pattern",
+                              "linebuf_s8_conv_sig_chain_v5.random"};
+const char *const kTargets[] = {"cortex-m4", "cortex-m7", "cortex-m55", "xtensa-lx106"};
+
+// Largest absolute difference between two float32 arrays of the same size.
+double max_abs_diff(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b) {
+    double worst = 0;
+    for (size_t i = 0; i + 4 <= a.size(); i += 4) {
+        float x, y;
+        std::memcpy(&x, &a[i], 4);
+        std::memcpy(&y, &b[i], 4);
+        worst = std::fmax(worst, std::fabs(static_cast<double>(x) - y));
+    }
+    return worst;
+}
+
+class EmuCorpus : public ::testing::TestWithParam<std::tuple<const char *, const char *>> {};
+
+TEST_P(EmuCorpus, ReferenceAndAcceleratedGiveTheExpectedBytes) {
+    TIGRIS_REQUIRE_SHARED();
+    const std::string c = std::get<0>(GetParam()), target = std::get<1>(GetParam());
+    EMU_REQUIRE(target);
+    const std::string plan_name = c.substr(0, c.find('.'));
+    const bool float_plan = plan_name.find("_s8_") == std::string::npos;
+    const emu::Board *b = emu::find_board(target);
+
+    std::vector<uint8_t> ref_out;
+    for (emu::Backend be : {emu::Backend::Ref, emu::Backend::Accel}) {
+        emu::JobSpec s;
+        s.target = target;
+        s.plan = emu_test::corpus(c + ".tgrs");
+        s.input = emu_test::corpus(c + ".input.bin");
+        s.backend = be;
+        s.op_counts = false;
+        emu::JobResult r = emu::run_job(s, emu_test::paths_without_counts(), std::chrono::seconds(60));
+        SCOPED_TRACE(std::string(emu::backend_name(be)) + " on " + target + ": " + r.error);
+        if (float_plan && !b->float_kernels) {
+            EXPECT_EQ(r.status, emu::JobResult::Status::Refused);
+            EXPECT_NE(r.error.find("has no float32 kernels"), std::string::npos);
+            continue;
+        }
+        ASSERT_EQ(r.status, emu::JobResult::Status::Ok) << r.report.substr(0, 2000);
+        if (be == emu::Backend::Accel) EXPECT_TRUE(r.kernel == "cmsis-nn" || r.kernel == "esp-nn") << r.kernel;
+        const std::vector<uint8_t> expected = emu_test::corpus(c + ".expected.bin");
+        ASSERT_EQ(r.outputs.size(), expected.size());
+        const bool m4_expf = target == "cortex-m4" && float_plan && plan_name.find("_sig_") != std::string::npos;
+        // Outputs are of order one; one-ulp sigmoid differences stay below 1e-7 after the last conv.
+        if (m4_expf) EXPECT_LE(max_abs_diff(r.outputs, expected), 1e-6) << "beyond the M4 libm's expf difference";
+        else EXPECT_TRUE(r.outputs == expected) << "outputs differ from " << c << ".expected.bin";
+        if (be == emu::Backend::Ref) ref_out = r.outputs;
+        else EXPECT_TRUE(r.outputs == ref_out) << "accelerated and reference outputs differ";
+        EXPECT_GT(r.fast_peak, 0u);
+        EXPECT_LE(r.fast_peak, r.fast_size);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllBoards, EmuCorpus, ::testing::Combine(::testing::ValuesIn(kCases), ::testing::ValuesIn(kTargets)),
+                         [](const auto &info) {
+                             std::string n = std::string(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
+                             for (char &ch : n)
+                                 if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                             return n;
+                         });
+
+}  // namespace
