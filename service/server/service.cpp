@@ -16,6 +16,7 @@
 #include "tigris_import/report_json.hpp"
 #include "tigris_server/server.hpp"
 #include "tigris_tflite/model.hpp"
+#include "validate_rpc.hpp"
 
 extern "C" {
 #include "tigris.h"
@@ -189,11 +190,14 @@ public:
     Status Analyze(grpc::ServerContext *, const v1::AnalyzeRequest *, v1::AnalyzeResponse *) override {
         return not_yet("Analyze", "TFLite export");
     }
-    Status Validate(grpc::ServerContext *, const v1::ValidateRequest *, grpc::ServerWriter<v1::ValidateUpdate> *) override {
-        return not_yet("Validate", "emulated devices");
+    // Emulated devices: validate_rpc.cpp.
+    Status Validate(grpc::ServerContext *ctx, const v1::ValidateRequest *req,
+                    grpc::ServerWriter<v1::ValidateUpdate> *w) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        return done("Validate", t0, validate_rpc(ctx, *req, w));
     }
-    Status ListTargets(grpc::ServerContext *, const v1::ListTargetsRequest *, v1::ListTargetsResponse *) override {
-        return not_yet("ListTargets", "emulated devices");
+    Status ListTargets(grpc::ServerContext *, const v1::ListTargetsRequest *req, v1::ListTargetsResponse *resp) override {
+        return done("ListTargets", std::chrono::steady_clock::now(), list_targets_rpc(*req, resp));
     }
 
 private:

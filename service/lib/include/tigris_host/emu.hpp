@@ -1,0 +1,156 @@
+// emu.hpp - run plans on emulated boards: the board table, one QEMU run
+// (a job) and the fleet that runs jobs in a bounded pool of QEMU processes.
+//
+// A job places a run descriptor, the plan and the inputs into the board's
+// load region with QEMU's loader device, boots the board's generic firmware
+// image (emu/), and reads the harness's report and, when the count plugin is
+// available, the exact instruction counts. docs/emu.md has the details.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tigris::host::emu {
+
+// One emulated board. The load region must match emu/boards/<board>/board.ld.
+struct Board {
+    std::string target;  // "cortex-m4", ... : the name users pick
+    std::string board;   // "mps2-an386", ...: the QEMU machine / image name
+    std::string cpu;     // "Cortex-M4 (DSP)", ...: for people
+    std::string qemu;    // "qemu-system-arm" or "qemu-system-xtensa"
+    std::vector<std::string> machine_args;  // -M ... [-cpu ...]
+    std::string preset;                     // build tree holding the image
+    uint32_t load_base = 0, load_size = 0;  // descriptor, plan, inputs, scratch
+    uint32_t fast_ram = 0;                  // bytes of fast RAM (arena, stack, data)
+    bool float_kernels = true;              // false: the image has no float32 kernels
+};
+
+const std::vector<Board> &boards();
+const Board *find_board(const std::string &target);
+// "cortex-m4|cortex-m7|cortex-m55|xtensa-lx106"
+std::string target_names();
+
+enum class Backend { Ref, Accel };
+const char *backend_name(Backend b);
+
+// Where the images, the plugin and QEMU come from. Defaults: the build's
+// TIGRIS_FIRMWARE_DIR and plugin, overridable by the environment variables
+// TIGRIS_FIRMWARE_DIR and TIGRIS_EMU_PLUGIN (an empty value turns counts off).
+struct Paths {
+    std::string firmware_dir;  // <dir>/<preset>/emu/tigris-emu-<board>.elf
+    std::string plugin;        // tigris-icount.so; empty: no instruction counts
+    static Paths defaults();
+    std::string image(const Board &b) const;
+};
+
+struct JobSpec {
+    std::string target;
+    std::vector<uint8_t> plan, input;
+    Backend backend = Backend::Ref;
+    uint32_t fast_size = 0, slow_size = 0;  // 0: what the plan and backend need
+    uint32_t debug = 0;                     // TIGRIS_EMU_DEBUG_* (tests)
+    bool op_counts = true;                  // bracket every kernel call
+    std::chrono::milliseconds timeout{0};   // 0: the fleet's default
+};
+
+struct OpCount {
+    uint16_t op = 0;        // op index in the plan
+    uint32_t calls = 0;     // kernel calls (tiles, bands) of this op
+    uint64_t instructions = 0;
+};
+
+struct JobResult {
+    enum class Status {
+        Ok,
+        Refused,      // the harness refused (plan, memory, backend): error_kind says which
+        Fault,        // the CPU faulted; fault_pc says where
+        Timeout,      // killed at its timeout
+        Cancelled,    // cancelled before or while running
+        Failed,       // QEMU did not start or ended abnormally
+        Unavailable,  // no QEMU or no image for this board
+        Busy,         // the fleet's queue was full
+    } status = Status::Failed;
+    std::string error;       // what went wrong, for a user
+    std::string error_kind;  // the harness's @error kind ("plan", "memory", "no-accel", ...)
+    int error_code = 0;      // the core's code with the refusal
+    int exit_code = -1;      // QEMU's exit status (the harness's), -1 when killed
+    std::string kernel;      // "s8", "f32", "cmsis-nn", "esp-nn"
+    std::vector<uint8_t> outputs;        // model outputs concatenated
+    std::vector<uint32_t> output_sizes;  // bytes of each
+    uint32_t fast_required = 0, fast_size = 0, fast_peak = 0, slow_size = 0, slow_peak = 0;
+    uint32_t kernel_calls = 0;
+    std::optional<uint64_t> run_instructions;  // the run between its marks (plugin only)
+    std::optional<uint64_t> total_instructions;  // the whole emulation
+    std::vector<OpCount> ops;                  // per op index, when every call was bracketed
+    std::optional<uint32_t> fault_pc, fault_site;
+    double wall_ms = 0;
+    std::string report;  // the harness's console output, for diagnosis
+
+    bool ok() const { return status == Status::Ok; }
+};
+
+const char *status_name(JobResult::Status s);
+
+// Runs one job synchronously. `cancel` is polled while QEMU runs; the QEMU
+// process is killed and reaped on timeout or cancellation, and its temporary
+// directory removed in every case.
+JobResult run_job(const JobSpec &spec, const Paths &paths, std::chrono::milliseconds default_timeout,
+                  const std::atomic<bool> *cancel = nullptr, const std::function<void()> &on_start = {});
+
+// Parsing of the harness report and the plugin's counts file (exposed for tests).
+void parse_report(const std::string &text, JobResult &r, std::vector<uint16_t> *call_log = nullptr);
+bool apply_counts(const std::string &counts_file_text, const std::vector<uint16_t> &log, JobResult &r);
+
+// A bounded pool of QEMU processes with a bounded queue.
+class Fleet {
+public:
+    struct Limits {
+        unsigned workers = 0;  // parallel QEMU processes; 0: one per core
+        size_t max_queued = 256;  // jobs waiting beyond this are refused (Busy)
+        std::chrono::milliseconds timeout{60000};  // per job, unless the job sets one
+    };
+    struct Job;
+    using Ticket = std::shared_ptr<Job>;
+    enum class Event { Started, Finished };
+
+    Fleet(Limits limits, Paths paths);
+    ~Fleet();  // cancels everything, kills and reaps running QEMUs, joins
+    Fleet(const Fleet &) = delete;
+    Fleet &operator=(const Fleet &) = delete;
+
+    // Never blocks. `on_event` runs on a worker thread.
+    Ticket submit(JobSpec spec, std::function<void(Event)> on_event = {});
+    void cancel(const Ticket &t);
+    bool wait_for(const Ticket &t, std::chrono::milliseconds d);
+    JobResult wait(const Ticket &t);
+
+    unsigned workers() const { return static_cast<unsigned>(threads_.size()); }
+    size_t queued() const;
+    size_t running() const;
+    const Paths &paths() const { return paths_; }
+    const Limits &limits() const { return limits_; }
+
+private:
+    void work();
+    Limits limits_;
+    Paths paths_;
+    mutable std::mutex m_;
+    std::condition_variable cv_;
+    std::deque<Ticket> queue_;
+    std::vector<Ticket> active_;  // jobs whose QEMU is running
+    size_t running_ = 0;
+    bool stopping_ = false;
+    std::vector<std::thread> threads_;
+};
+
+}  // namespace tigris::host::emu

@@ -1,0 +1,67 @@
+// Every corpus plan on every board, with the reference and the accelerated
+// backend: the outputs must be the expected bytes exactly. Float plans
+// cannot run on lx106 (no float kernels in that image): a clear refusal.
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "emu_test_support.h"
+#include "shared_data.h"
+
+namespace {
+
+namespace emu = tigris::host::emu;
+
+const char *const kCases[] = {"pool_chain_v5.pattern",
+                              "pool_chain_v5.random",
+                              "linebuf_conv_chain_v5.pattern",
+                              "linebuf_conv_chain_v5.random",
+                              "linebuf_conv_sig_chain_v5.pattern",
+                              "linebuf_conv_sig_chain_v5.random",
+                              "linebuf_s8_conv_sig_chain_v5.pattern",
+                              "linebuf_s8_conv_sig_chain_v5.random"};
+const char *const kTargets[] = {"cortex-m4", "cortex-m7", "cortex-m55", "xtensa-lx106"};
+
+class EmuCorpus : public ::testing::TestWithParam<std::tuple<const char *, const char *>> {};
+
+TEST_P(EmuCorpus, ReferenceAndAcceleratedGiveTheExpectedBytes) {
+    TIGRIS_REQUIRE_SHARED();
+    const std::string c = std::get<0>(GetParam()), target = std::get<1>(GetParam());
+    EMU_REQUIRE(target);
+    const std::string plan_name = c.substr(0, c.find('.'));
+    const bool float_plan = plan_name.find("_s8_") == std::string::npos;
+    const emu::Board *b = emu::find_board(target);
+
+    for (emu::Backend be : {emu::Backend::Ref, emu::Backend::Accel}) {
+        emu::JobSpec s;
+        s.target = target;
+        s.plan = emu_test::corpus(c + ".tgrs");
+        s.input = emu_test::corpus(c + ".input.bin");
+        s.backend = be;
+        s.op_counts = false;
+        emu::JobResult r = emu::run_job(s, emu_test::paths_without_counts(), std::chrono::seconds(60));
+        SCOPED_TRACE(std::string(emu::backend_name(be)) + " on " + target + ": " + r.error);
+        if (float_plan && !b->float_kernels) {
+            EXPECT_EQ(r.status, emu::JobResult::Status::Refused);
+            EXPECT_NE(r.error.find("has no float32 kernels"), std::string::npos);
+            continue;
+        }
+        ASSERT_EQ(r.status, emu::JobResult::Status::Ok) << r.report.substr(0, 2000);
+        if (be == emu::Backend::Accel) EXPECT_TRUE(r.kernel == "cmsis-nn" || r.kernel == "esp-nn") << r.kernel;
+        const std::vector<uint8_t> expected = emu_test::corpus(c + ".expected.bin");
+        ASSERT_EQ(r.outputs.size(), expected.size());
+        EXPECT_TRUE(r.outputs == expected) << "outputs differ from " << c << ".expected.bin";
+        EXPECT_GT(r.fast_peak, 0u);
+        EXPECT_LE(r.fast_peak, r.fast_size);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllBoards, EmuCorpus, ::testing::Combine(::testing::ValuesIn(kCases), ::testing::ValuesIn(kTargets)),
+                         [](const auto &info) {
+                             std::string n = std::string(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
+                             for (char &ch : n)
+                                 if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                             return n;
+                         });
+
+}  // namespace
