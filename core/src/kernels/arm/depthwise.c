@@ -73,6 +73,31 @@ static int dw_prep(const ta_conv_args_t *a, int32_t *pp, int32_t groups) {
     return 0;
 }
 
+/* One tap of dw_row as an assembler macro body, for the unrolled row. */
+#define DW_TAP                                      \
+    "ldr     %[xw], [%[xp]]\n\t"                    \
+    "add     %[xp], %[xp], %[xs]\n\t"               \
+    "ldrd    %[we], %[wo], [%[wp]], #8\n\t"         \
+    "sxtab16 %[xe], %[off], %[xw]\n\t"              \
+    "sxtab16 %[xw], %[off], %[xw], ror #8\n\t"      \
+    "smlabb  %[a0], %[xe], %[we], %[a0]\n\t"        \
+    "smlatt  %[a2], %[xe], %[we], %[a2]\n\t"        \
+    "smlabb  %[a1], %[xw], %[wo], %[a1]\n\t"        \
+    "smlatt  %[a3], %[xw], %[wo], %[a3]\n\t"
+
+/* dw_row for a row of exactly three taps (every 3x3 window row inside the
+ * image), straight-line. Returns the packed-weight pointer after the row. */
+static inline const int32_t *dw_row3(const int8_t *xp, const int32_t *wp, int32_t xs, int32_t off, int32_t *a0,
+                                     int32_t *a1, int32_t *a2, int32_t *a3) {
+    int32_t xw, xe, we, wo;
+    __asm__ volatile(DW_TAP DW_TAP DW_TAP
+                     : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [xp] "+r"(xp), [wp] "+r"(wp),
+                       [xw] "=&r"(xw), [xe] "=&r"(xe), [we] "=&r"(we), [wo] "=&r"(wo)
+                     : [xs] "r"(xs), [off] "r"(off)
+                     : "memory");
+    return wp;
+}
+
 static void pixel(const ta_conv_args_t *a, const dw_work_t *wk, const ta_taps_t *t, int32_t n, int8_t *y) {
     const tk_geom_t *g = &a->g;
     const size_t xs_w = (size_t)g->dw * g->ic, xs_h = (size_t)g->dh * g->iw * g->ic;
@@ -158,6 +183,31 @@ static inline void dw_row(const int8_t *xp, const int32_t *wp, int32_t n, int32_
     acc[3] = a3;
 }
 
+/* One tap of dw_row as an assembler macro body, for the unrolled row. */
+#define DW_TAP                                      \
+    "ldr     %[xw], [%[xp]]\n\t"                    \
+    "add     %[xp], %[xp], %[xs]\n\t"               \
+    "ldrd    %[we], %[wo], [%[wp]], #8\n\t"         \
+    "sxtab16 %[xe], %[off], %[xw]\n\t"              \
+    "sxtab16 %[xw], %[off], %[xw], ror #8\n\t"      \
+    "smlabb  %[a0], %[xe], %[we], %[a0]\n\t"        \
+    "smlatt  %[a2], %[xe], %[we], %[a2]\n\t"        \
+    "smlabb  %[a1], %[xw], %[wo], %[a1]\n\t"        \
+    "smlatt  %[a3], %[xw], %[wo], %[a3]\n\t"
+
+/* dw_row for a row of exactly three taps (every 3x3 window row inside the
+ * image), straight-line. Returns the packed-weight pointer after the row. */
+static inline const int32_t *dw_row3(const int8_t *xp, const int32_t *wp, int32_t xs, int32_t off, int32_t *a0,
+                                     int32_t *a1, int32_t *a2, int32_t *a3) {
+    int32_t xw, xe, we, wo;
+    __asm__ volatile(DW_TAP DW_TAP DW_TAP
+                     : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [xp] "+r"(xp), [wp] "+r"(wp),
+                       [xw] "=&r"(xw), [xe] "=&r"(xe), [we] "=&r"(we), [wo] "=&r"(wo)
+                     : [xs] "r"(xs), [off] "r"(off)
+                     : "memory");
+    return wp;
+}
+
 static void pixel(const ta_conv_args_t *a, const dw_work_t *wk, const ta_taps_t *t, int32_t n, int8_t *y) {
     const tk_geom_t *g = &a->g;
     const int32_t xs_w = g->dw * g->ic;
@@ -168,7 +218,17 @@ static void pixel(const ta_conv_args_t *a, const dw_work_t *wk, const ta_taps_t 
     for (int32_t gi = 0; gi < wk->groups; gi++, c += 4) {
         const ta_chq_t *ch = wk->ch + c;
         int32_t acc[4] = {ch[0].bias, ch[1].bias, ch[2].bias, ch[3].bias};
-        if (cols > 0) {
+        if (cols == 3 && g->kw == 3) {
+            /* Whole window rows: the packed weights run on row after row. */
+            int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+            const int8_t *xr = x0 + c;
+            const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * 3) * 2;
+            for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h) wr = dw_row3(xr, wr, xs_w, off, &a0, &a1, &a2, &a3);
+            acc[0] = a0;
+            acc[1] = a1;
+            acc[2] = a2;
+            acc[3] = a3;
+        } else if (cols > 0) {
             const int8_t *xr = x0 + c;
             const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * g->kw + t->kwlo) * 2;
             for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += 2 * g->kw)
