@@ -414,8 +414,9 @@ static void bench(const char *what, int kind, uint32_t tr, uint32_t ta) {
            (unsigned long)(r100 / 100u), (unsigned long)(r100 % 100u));
 }
 
-/* ta_mbqm (one SMULL) against the reference's fx_mbqm on edges and
- * random values; returns the number of differences. */
+/* ta_mbqm (one SMULL) and ta_requant_fast (prepared, branch-free) against
+ * the reference's fx_mbqm on edges and random values; returns the number of
+ * differences. */
 static uint32_t check_mbqm(void) {
     static const int32_t edge[] = {0, 1, -1, 2, -2, 1 << 30, -(1 << 30), INT32_MAX, INT32_MIN, 12345, -12345,
                                    0x40000000 + 1, -0x40000000 - 1, 0x7FFFFFFE, -0x7FFFFFFF};
@@ -427,6 +428,16 @@ static uint32_t check_mbqm(void) {
         int32_t s = rint_in(-34, 34);
         if (ta_mbqm(x, m, s) != fx_mbqm(x, m, s)) {
             if (bad < 5) printf("FAIL mbqm x %ld m %ld s %ld\n", (long)x, (long)m, (long)s);
+            bad++;
+        }
+        /* The prepared, branch-free form with zero point and act clamp. */
+        if (m == INT32_MIN) continue;
+        ta_requant_t rq = {&m, &s, 0, rint_in(-128, 127), rint_in(-128, 0), rint_in(0, 127)};
+        ta_chq_t ch;
+        ta_requant_prep(&rq, NULL, 1, &ch);
+        int32_t want = fx_clamp(fx_wadd(fx_mbqm(x, m, s), rq.zp_out), rq.act_min, rq.act_max);
+        if (ta_requant_fast(&rq, &ch, x) != (int8_t)want) {
+            if (bad < 5) printf("FAIL requant_fast x %ld m %ld s %ld\n", (long)x, (long)m, (long)s);
             bad++;
         }
     }
