@@ -140,6 +140,28 @@ static inline int8_t ta_requant_fast(const ta_requant_t *rq, const ta_chq_t *p, 
     return (int8_t)(q > rq->act_max ? rq->act_max : q);
 }
 
+/* 1 when every prepared channel has no left shift and the act bounds are
+ * the whole int8 range: then ta_requant_simple applies. */
+static inline int ta_requant_is_simple(const ta_requant_t *rq, const ta_chq_t *p, int32_t channels) {
+    if (rq->act_min != -128 || rq->act_max != 127) return 0;
+    for (int32_t c = 0; c < channels; c++)
+        if (p[c].lsh) return 0;
+    return 1;
+}
+
+/* ta_requant_fast for that common case: no left shift, and the clamp is a
+ * saturation to 8 bits (SSAT). */
+static inline int8_t ta_requant_simple(const ta_requant_t *rq, const ta_chq_t *p, int32_t acc) {
+    int32_t h = (int32_t)(((int64_t)acc * p->mult + (1 << 30)) >> 31);
+    uint32_t rem = (uint32_t)h & p->mask, thr = (p->mask >> 1) + ((uint32_t)h >> 31);
+    int32_t q = fx_wadd((h >> p->rsh) + (rem > thr), rq->zp_out);
+#if TA_DSP
+    return (int8_t)__ssat(q, 8);
+#else
+    return (int8_t)fx_clamp(q, -128, 127);
+#endif
+}
+
 /* Unaligned 32-bit load (activations and weights carry no alignment). */
 static inline uint32_t ta_ld32(const void *p) {
     uint32_t v;

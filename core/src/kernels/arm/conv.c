@@ -130,15 +130,18 @@ typedef struct {
     uint32_t off;
 } dsp_work_t;
 
-/* Requantise acc for channel oc; the channel's bias. */
-#define RQ(oc, acc) ta_requant_fast(&a->rq, &wk->ch[oc], (acc))
+/* Requantise acc for channel oc (`simple` is a constant in every
+ * specialised copy, see conv_run); the channel's bias. */
+#define RQ(oc, acc) \
+    (simple ? ta_requant_simple(&a->rq, &wk->ch[oc], (acc)) : ta_requant_fast(&a->rq, &wk->ch[oc], (acc)))
 #define BIAS(oc) (wk->ch[oc].bias)
 
 /* Two pixels, already widened into the pair layout, against every output
  * channel; c0, c1 are their int8 columns for the k % 4 tail (unused, and
  * possibly NULL, when k is a multiple of four). */
-static void dsp_pixel_pair(const ta_conv_args_t *a, const dsp_work_t *wk, const int8_t *c0, const int8_t *c1,
-                           int8_t *y0, int8_t *y1) {
+static inline __attribute__((always_inline)) void dsp_pixel_pair(const ta_conv_args_t *a, const dsp_work_t *wk,
+                                                                 const int8_t *c0, const int8_t *c1, int8_t *y0,
+                                                                 int8_t *y1, int simple) {
     int32_t k = wk->k, kb = wk->blocks * 4, oc = 0, noc = a->g.oc;
     for (; oc + 2 <= noc; oc += 2) {
         const int8_t *w0 = a->w + (size_t)oc * k, *w1 = w0 + k;
@@ -168,7 +171,7 @@ static void dsp_pixel_pair(const ta_conv_args_t *a, const dsp_work_t *wk, const 
 
 /* A last, unpaired pixel (widened into slot 0 of the pair layout): four
  * output channels per pass after moving its words to the one-column layout. */
-static void dsp_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, const int8_t *c0, int8_t *y0) {
+static void dsp_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, const int8_t *c0, int8_t *y0, int simple) {
     int32_t k = wk->k, kb = wk->blocks * 4, oc = 0, noc = a->g.oc;
     for (int32_t b = 0; b < wk->blocks; b++) {
         wk->q15[2 * b] = wk->q15[4 * b];
@@ -223,6 +226,40 @@ static void widen_window(const ta_conv_args_t *a, const dsp_work_t *wk, int32_t 
     }
 }
 
+/* Every output pixel of the band. Pixels are paired in raster order across
+ * rows, so odd widths pair too; each is widened into its slot of the pair
+ * layout as it comes. Specialised per `simple` (constant at each call). */
+static inline __attribute__((always_inline)) void dsp_conv_loop(const ta_conv_args_t *a, dsp_work_t *wk,
+                                                                int one_by_one, int direct, int simple) {
+    const tk_geom_t *g = &a->g;
+    for (int32_t n = 0; n < g->n; n++) {
+        const int8_t *c0 = NULL;
+        int8_t *y0 = NULL;
+        int pending = 0;
+        for (int32_t oh = 0; oh < g->oh; oh++)
+            for (int32_t ow = 0; ow < g->ow; ow++) {
+                int32_t *slot = wk->q15 + 2 * pending;
+                const int8_t *c = NULL;
+                if (direct) {
+                    widen_window(a, wk, n, oh, ow, slot, wk->col[0]);
+                } else {
+                    c = column(a, one_by_one, n, oh, ow, wk->col[pending]);
+                    ta_q15_widen(c, wk->blocks, wk->off, slot, 4);
+                }
+                int8_t *y = ta_out_px(a, n, oh, ow);
+                if (!pending) {
+                    c0 = c;
+                    y0 = y;
+                    pending = 1;
+                } else {
+                    dsp_pixel_pair(a, wk, c0, c, y0, y, simple);
+                    pending = 0;
+                }
+            }
+        if (pending) dsp_pixel(a, wk, c0, y0, simple);
+    }
+}
+
 static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     const tk_geom_t *g = &a->g;
     dsp_work_t wk;
@@ -238,34 +275,10 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     wk.ch = ch;
     /* Window rows of whole blocks widen straight from the input. */
     int direct = !one_by_one && (g->kw * g->ic) % 4 == 0;
-    /* Pixels are paired in raster order across rows, so odd widths pair too;
-     * each is widened into its slot of the pair layout as it comes. */
-    for (int32_t n = 0; n < g->n; n++) {
-        const int8_t *c0 = NULL;
-        int8_t *y0 = NULL;
-        int pending = 0;
-        for (int32_t oh = 0; oh < g->oh; oh++)
-            for (int32_t ow = 0; ow < g->ow; ow++) {
-                int32_t *slot = wk.q15 + 2 * pending;
-                const int8_t *c = NULL;
-                if (direct) {
-                    widen_window(a, &wk, n, oh, ow, slot, wk.col[0]);
-                } else {
-                    c = column(a, one_by_one, n, oh, ow, wk.col[pending]);
-                    ta_q15_widen(c, wk.blocks, wk.off, slot, 4);
-                }
-                int8_t *y = ta_out_px(a, n, oh, ow);
-                if (!pending) {
-                    c0 = c;
-                    y0 = y;
-                    pending = 1;
-                } else {
-                    dsp_pixel_pair(a, &wk, c0, c, y0, y);
-                    pending = 0;
-                }
-            }
-        if (pending) dsp_pixel(a, &wk, c0, y0);
-    }
+    if (ta_requant_is_simple(&a->rq, ch, g->oc))
+        dsp_conv_loop(a, &wk, one_by_one, direct, 1);
+    else
+        dsp_conv_loop(a, &wk, one_by_one, direct, 0);
     return 0;
 }
 

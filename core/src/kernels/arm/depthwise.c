@@ -208,7 +208,10 @@ static inline const int32_t *dw_row3(const int8_t *xp, const int32_t *wp, int32_
     return wp;
 }
 
-static void pixel(const ta_conv_args_t *a, const dw_work_t *wk, const ta_taps_t *t, int32_t n, int8_t *y) {
+/* `simple` is a constant at each call (see ta_depthwise), so the two
+ * requantisations are two specialised copies, not a branch per output. */
+static inline __attribute__((always_inline)) void pixel_dsp(const ta_conv_args_t *a, const dw_work_t *wk,
+                                                           const ta_taps_t *t, int32_t n, int8_t *y, int simple) {
     const tk_geom_t *g = &a->g;
     const int32_t xs_w = g->dw * g->ic;
     const size_t xs_h = (size_t)g->dh * g->iw * g->ic;
@@ -234,10 +237,8 @@ static void pixel(const ta_conv_args_t *a, const dw_work_t *wk, const ta_taps_t 
             for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += 2 * g->kw)
                 dw_row(xr, wr, cols, xs_w, off, acc);
         }
-        y[c] = ta_requant_fast(&a->rq, &ch[0], acc[0]);
-        y[c + 1] = ta_requant_fast(&a->rq, &ch[1], acc[1]);
-        y[c + 2] = ta_requant_fast(&a->rq, &ch[2], acc[2]);
-        y[c + 3] = ta_requant_fast(&a->rq, &ch[3], acc[3]);
+        for (int32_t j = 0; j < 4; j++)
+            y[c + j] = simple ? ta_requant_simple(&a->rq, &ch[j], acc[j]) : ta_requant_fast(&a->rq, &ch[j], acc[j]);
     }
     for (; c < g->oc; c++) y[c] = channel_scalar(a, t, n, c);
 }
@@ -273,13 +274,22 @@ int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_i
     work.taps = taps;
     work.groups = g->oc / 4;
     dw_pack(&a, wq, taps, work.groups);
+    int simple = ta_requant_is_simple(&a.rq, ch, g->oc);
 #endif
     for (int32_t n = 0; n < g->n; n++)
         for (int32_t oh = 0; oh < g->oh; oh++)
             for (int32_t ow = 0; ow < g->ow; ow++) {
                 ta_taps_t t;
                 pixel_taps(g, oh, ow, &t);
-                pixel(&a, &work, &t, n, ta_out_px(&a, n, oh, ow));
+                int8_t *y = ta_out_px(&a, n, oh, ow);
+#if TA_MVE
+                pixel(&a, &work, &t, n, y);
+#else
+                if (simple)
+                    pixel_dsp(&a, &work, &t, n, y, 1);
+                else
+                    pixel_dsp(&a, &work, &t, n, y, 0);
+#endif
             }
     return 0;
 }
