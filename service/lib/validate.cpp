@@ -41,14 +41,15 @@ void add_error(TargetResult &t, const std::string &what, const JobResult &r) {
     if (r.status == JobResult::Status::Timeout) t.timed_out = true;
 }
 
-// The host's load of a plan, in an aligned private copy the plan points into.
-struct LoadedPlan {
+// The host's load of a plan, in an aligned private copy the plan points into
+// (a plain struct: validate needs only the header and the op table).
+struct HostPlan {
     std::unique_ptr<uint8_t, void (*)(uint8_t *)> buf{nullptr, [](uint8_t *p) {
                                                          ::operator delete(p, std::align_val_t(64));
                                                      }};
     tigris_plan_t plan{};
     tigris_error_t err = TIGRIS_ERR_NULL;
-    explicit LoadedPlan(const std::vector<uint8_t> &bytes) {
+    explicit HostPlan(const std::vector<uint8_t> &bytes) {
         buf.reset(static_cast<uint8_t *>(::operator new(bytes.size() ? bytes.size() : 1, std::align_val_t(64))));
         if (!bytes.empty()) std::memcpy(buf.get(), bytes.data(), bytes.size());
         err = tigris_plan_load(buf.get(), static_cast<uint32_t>(bytes.size()), &plan);
@@ -58,7 +59,7 @@ struct LoadedPlan {
 }  // namespace
 
 std::optional<std::vector<uint8_t>> pattern_input(const std::vector<uint8_t> &bytes, std::string &error) {
-    LoadedPlan lp(bytes);
+    HostPlan lp(bytes);
     if (lp.err != TIGRIS_OK) {
         error = "the host refuses this plan: " + error_name(lp.err) + ": " + tigris_error_str(lp.err);
         return std::nullopt;
@@ -169,7 +170,7 @@ ValidateReport validate_plan(Fleet &fleet, const std::vector<uint8_t> &plan, con
 
     std::vector<uint8_t> types;  // op type by op index
     {
-        LoadedPlan lp(plan);
+        HostPlan lp(plan);
         for (uint16_t i = 0; lp.err == TIGRIS_OK && i < lp.plan.header->num_ops; i++) types.push_back(lp.plan.ops[i].op_type);
     }
     for (const Pending &p : pending) {
