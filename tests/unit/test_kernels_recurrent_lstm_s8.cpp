@@ -379,6 +379,17 @@ TEST(KernelsRecurrentLstmS8, HandComputedCellClip) {
             EXPECT_EQ(lp.p.get<int16_t>(lp.nc), std::vector<int16_t>{(int16_t)want}) << clip << " " << c0;
         }
     }
+    // The float clip decides, the quantised bound clamps: a positive clip
+    // whose bound rounded to 0 zeroes the cell (as TFLite's Clipping does).
+    std::memcpy(&pl[1], &q.clip, 4);
+    pl[5] = 0;
+    S8Lstm lp;
+    build(lp, d, q, w, pl);
+    lp.p.set<int8_t>(lp.x, {127});
+    lp.p.set<int8_t>(lp.h, {0});
+    lp.p.set<int16_t>(lp.c, {10000});
+    ASSERT_EQ(lp.p.run_s8(lp.op), 0);
+    EXPECT_EQ(lp.p.get<int16_t>(lp.nc), std::vector<int16_t>{0});
 }
 
 // ---- against the int64 reference and the float LSTM ----
