@@ -133,7 +133,8 @@ TIGRIS_OP_CASE(lstm_s8) {
     uint16_t nh = b.add_tensor("h.next", TIGRIS_DTYPE_INT8, {1, 1}, TIGRIS_TENSOR_STATE, qh);
     uint16_t nc = b.add_tensor("c.next", TIGRIS_DTYPE_INT16, {1, 1}, TIGRIS_TENSOR_STATE);
     std::vector<uint16_t> k;
-    for (int g = 0; g < 4; g++) k.push_back(b.add_weight("lstm.wi" + std::to_string(g), le_i8({(int8_t)(g == 2 ? 64 : 0)})));
+    for (int g = 0; g < 4; g++)
+        k.push_back(b.add_weight("lstm.wi" + std::to_string(g), le_i8({(int8_t)(g == 2 ? 64 : 0)})));
     for (int g = 0; g < 4; g++) k.push_back(b.add_weight("lstm.wr" + std::to_string(g), le_i8({0})));
     for (int g = 0; g < 4; g++) k.push_back(g == 1 ? b.add_i32_weight("lstm.bf", {8192}) : kNone16);
     uint16_t op = b.add_op(TIGRIS_OP_LSTM, {x, h, cl}, {hs, nh, nc}, "lstm");

@@ -458,8 +458,10 @@ TEST(KernelsRecurrentLstmS8, MatchesInt64ReferenceAndFloatLstm) {
             ASSERT_EQ(lp.p.get<int16_t>(lp.nc), c) << run;
             auto fl = float_lstm(d, q, w, x, hf, cf);
             double worst_h = 0, worst_c = 0;
-            for (size_t i = 0; i < want.size(); i++) worst_h = std::max(worst_h, std::fabs((want[i] - q.zh) * (double)q.sh - fl[i]));
-            for (size_t i = 0; i < bu; i++) worst_c = std::max(worst_c, std::fabs(std::ldexp((double)c[i], q.cell_pow) - cf[i]));
+            for (size_t i = 0; i < want.size(); i++)
+                worst_h = std::max(worst_h, std::fabs((want[i] - q.zh) * (double)q.sh - fl[i]));
+            for (size_t i = 0; i < bu; i++)
+                worst_c = std::max(worst_c, std::fabs(std::ldexp((double)c[i], q.cell_pow) - cf[i]));
             // Half a hidden step from the output rounding plus what the
             // recurrence carries from earlier steps and runs (measured up to
             // 0.6 steps); the cell within a few cell steps.
