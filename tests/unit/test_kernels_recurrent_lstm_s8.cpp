@@ -271,13 +271,19 @@ Weights ramp_weights(const Spec &d, uint32_t seed, bool biases) {
 // ---- the int16 activations ----
 
 TEST(KernelsRecurrentLstmS8, SigmoidTableFollowsTheFormula) {
-    // TFLite's table: 65536·sigmoid(i/24) within about one unit (it is not
-    // the plain rounding everywhere), increasing, starting at one half.
-    EXPECT_EQ(act16_sigmoid_table[0], 32768);
-    for (int i = 0; i < 256; i++) {
-        EXPECT_NEAR(act16_sigmoid_table[i], 65536.0 * sigm(i / 24.0), 1.25) << i;
+    // Every entry from the formula in act16.h: the logistic function at i/24
+    // moved by half the linear-interpolation sag, the last entry pinned at
+    // 65535. Exact equality: one unit off anywhere changes LSTM outputs.
+    const double h = 1.0 / 24.0;
+    for (int i = 0; i < 255; i++) {
+        const double s = sigm(i * h);
+        const double sag_half = h * h / 16.0 * s * (1.0 - s) * (1.0 - 2.0 * s);
+        EXPECT_EQ(act16_sigmoid_table[i], std::llround(65536.0 * (s - sag_half))) << i;
+        // and within a unit and a quarter of the plain values, increasing
+        EXPECT_NEAR(act16_sigmoid_table[i], 65536.0 * s, 1.25) << i;
         if (i > 0) EXPECT_GE(act16_sigmoid_table[i], act16_sigmoid_table[i - 1]) << i;
     }
+    EXPECT_EQ(act16_sigmoid_table[255], 65535);
 }
 
 TEST(KernelsRecurrentLstmS8, ActivationsOnEveryQ312Input) {
