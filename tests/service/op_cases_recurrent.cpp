@@ -1,5 +1,5 @@
-// Op cases for the recurrent family: SVDF (85, f32 and s8), LSTM (86, f32)
-// and DETECTION_POSTPROCESS (89, float inputs and int8 inputs). State
+// Op cases for the recurrent family: SVDF (85, f32 and s8), LSTM (86, f32
+// and s8) and DETECTION_POSTPROCESS (89, float inputs and int8 inputs). State
 // tensors start from the plan's initial values (one run). Expected bytes are
 // worked out by hand in the comments.
 #include <cmath>
@@ -101,6 +101,54 @@ TIGRIS_OP_CASE(lstm_f32) {
     OpCase c{"lstm_f32", TIGRIS_OP_LSTM, "f32", b.build(), {}, {}};
     c.input = le_f32({3, -1});
     c.expected = le_f32({0.5f * std::tanh(1.0f), 0.5f * std::tanh(0.5f)});
+    return c;
+}
+
+// LSTM int8 (TFLite's integer LSTM, docs/kernels.md), 1 unit, 1 feature, 2
+// steps, batch-major. Payload: zero points 0 (input) and -2 (hidden), cell
+// scale 2^-11, no clip; every gate FC (2^30, 0) = x/2; forget product
+// (2^30, -14) = x/2^15, input product (2^30, -18) = x/2^19, output product
+// (2^30, -22) = x/2^23. Weights: only the cell gate's input weight 64; the
+// forget gate has bias 8192. Sigmoids and tanhs read the 0.16 table T of
+// sigmoid(i/24) (act16.h): gates are Q3.12, the cell tanh reads 6·c.
+//  forget: 8192/2 = 4096 -> 3·4096 = 24 steps -> (T[24]·512 + 512) >> 10 =
+//          23956; input and output gates: sigmoid(0) = 16384.
+//  x = 32: cell gate 64·32/2 = 1024 -> 3072 = step 12 -> (40794·256 − 2^23
+//          + 128) >> 8 = 8026; x = −32 mirrors it: −8026.
+//  step 1: kept 23956·1000/2^15 = 731.08 -> 731, added 16384·8026/2^19 =
+//          250.8 -> 251, c = 982; tanh: 6·982 = 5892 = step 23 + 4/256,
+//          (47369·256 + 4·542 − 2^23 + 128) >> 8 = 14609; h = 16384·14609/2^23
+//          = 28.5 -> 29, − 2 = 27.
+//  step 2: kept 23956·982/2^15 = 717.9 -> 718, added −251, c = 467; tanh:
+//          2802 = step 10 + 242/256, (39498·256 + 242·651 − 2^23 + 128) >> 8
+//          = 7345; h = 7345/2^9 = 14.3 -> 14, − 2 = 12.
+TIGRIS_OP_CASE(lstm_s8) {
+    PlanBuilder b(10);
+    b.model_name = "lstm_s8";
+    int qx = b.add_quant(0.02f, 0), qh = b.add_quant(1.0f / 128, -2);
+    uint16_t x = b.add_tensor("seq", TIGRIS_DTYPE_INT8, {1, 2, 1}, TIGRIS_TENSOR_MODEL_INPUT, qx);
+    uint16_t h = b.add_tensor("h", TIGRIS_DTYPE_INT8, {1, 1}, TIGRIS_TENSOR_STATE, qh);
+    uint16_t cl = b.add_tensor("c", TIGRIS_DTYPE_INT16, {1, 1}, TIGRIS_TENSOR_STATE);
+    uint16_t hs = b.add_tensor("hseq", TIGRIS_DTYPE_INT8, {1, 2, 1}, TIGRIS_TENSOR_MODEL_OUTPUT, qh);
+    uint16_t nh = b.add_tensor("h.next", TIGRIS_DTYPE_INT8, {1, 1}, TIGRIS_TENSOR_STATE, qh);
+    uint16_t nc = b.add_tensor("c.next", TIGRIS_DTYPE_INT16, {1, 1}, TIGRIS_TENSOR_STATE);
+    std::vector<uint16_t> k;
+    for (int g = 0; g < 4; g++)
+        k.push_back(b.add_weight("lstm.wi" + std::to_string(g), le_i8({(int8_t)(g == 2 ? 64 : 0)})));
+    for (int g = 0; g < 4; g++) k.push_back(b.add_weight("lstm.wr" + std::to_string(g), le_i8({0})));
+    for (int g = 0; g < 4; g++) k.push_back(g == 1 ? b.add_i32_weight("lstm.bf", {8192}) : kNone16);
+    uint16_t op = b.add_op(TIGRIS_OP_LSTM, {x, h, cl}, {hs, nh, nc}, "lstm");
+    b.add_attribute(op, TIGRIS_ATTR_CONSTANTS, le_u16(k));
+    std::vector<int32_t> a = {0, 0, 0, -2, -11, 0};
+    for (int i = 0; i < 8; i++) a.insert(a.end(), {1 << 30, 0});
+    a.insert(a.end(), {1 << 30, -14, 1 << 30, -18, 1 << 30, -22});
+    b.add_attribute(op, TIGRIS_ATTR_LSTM, le_i32(a));
+    b.add_stage({op}, {x, h, cl}, {hs, nh, nc});
+    b.add_state(h, nh, le_i8({-2}));
+    b.add_state(cl, nc, le_i16({1000}));
+    OpCase c{"lstm_s8", TIGRIS_OP_LSTM, "s8", b.build(), {}, {}};
+    c.input = le_i8({32, -32});
+    c.expected = le_i8({27, 12});
     return c;
 }
 

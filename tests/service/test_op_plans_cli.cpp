@@ -71,12 +71,11 @@ TEST(OpPlansCli, EveryCaseGivesItsExpectedBytes) {
     }
 }
 
-// Routes the runtime does not have yet, each with the reason (docs/kernels.md).
-// An entry here must really be missing: the test fails once a case exists,
-// so the list cannot outlive the gap.
-const std::map<std::string, std::string> kNotYet = {
-    {"86/s8", "int8 LSTM (TFLite's integer 8x8->16 LSTM) is not implemented; int8 LSTM plans fail at run time"},
-};
+// Routes the runtime does not have yet ("op/route" -> reason, also in
+// docs/kernels.md). Empty since the int8 LSTM (86/s8) landed. An entry here
+// must really be missing: the test fails once a case exists, so the list
+// cannot outlive the gap.
+const std::map<std::string, std::string> kNotYet = {};
 
 TEST(OpPlansCli, EveryKernelRouteHasACase) {
     std::map<int, std::set<std::string>> have;

@@ -271,13 +271,19 @@ Weights ramp_weights(const Spec &d, uint32_t seed, bool biases) {
 // ---- the int16 activations ----
 
 TEST(KernelsRecurrentLstmS8, SigmoidTableFollowsTheFormula) {
-    // TFLite's table: 65536·sigmoid(i/24) within about one unit (it is not
-    // the plain rounding everywhere), increasing, starting at one half.
-    EXPECT_EQ(act16_sigmoid_table[0], 32768);
-    for (int i = 0; i < 256; i++) {
-        EXPECT_NEAR(act16_sigmoid_table[i], 65536.0 * sigm(i / 24.0), 1.25) << i;
+    // Every entry from the formula in act16.h: the logistic function at i/24
+    // moved by half the linear-interpolation sag, the last entry pinned at
+    // 65535. Exact equality: one unit off anywhere changes LSTM outputs.
+    const double h = 1.0 / 24.0;
+    for (int i = 0; i < 255; i++) {
+        const double s = sigm(i * h);
+        const double sag_half = h * h / 16.0 * s * (1.0 - s) * (1.0 - 2.0 * s);
+        EXPECT_EQ(act16_sigmoid_table[i], std::llround(65536.0 * (s - sag_half))) << i;
+        // and within a unit and a quarter of the plain values, increasing
+        EXPECT_NEAR(act16_sigmoid_table[i], 65536.0 * s, 1.25) << i;
         if (i > 0) EXPECT_GE(act16_sigmoid_table[i], act16_sigmoid_table[i - 1]) << i;
     }
+    EXPECT_EQ(act16_sigmoid_table[255], 65535);
 }
 
 TEST(KernelsRecurrentLstmS8, ActivationsOnEveryQ312Input) {
@@ -379,6 +385,17 @@ TEST(KernelsRecurrentLstmS8, HandComputedCellClip) {
             EXPECT_EQ(lp.p.get<int16_t>(lp.nc), std::vector<int16_t>{(int16_t)want}) << clip << " " << c0;
         }
     }
+    // The float clip decides, the quantised bound clamps: a positive clip
+    // whose bound rounded to 0 zeroes the cell (as TFLite's Clipping does).
+    std::memcpy(&pl[1], &q.clip, 4);
+    pl[5] = 0;
+    S8Lstm lp;
+    build(lp, d, q, w, pl);
+    lp.p.set<int8_t>(lp.x, {127});
+    lp.p.set<int8_t>(lp.h, {0});
+    lp.p.set<int16_t>(lp.c, {10000});
+    ASSERT_EQ(lp.p.run_s8(lp.op), 0);
+    EXPECT_EQ(lp.p.get<int16_t>(lp.nc), std::vector<int16_t>{0});
 }
 
 // ---- against the int64 reference and the float LSTM ----
@@ -447,8 +464,10 @@ TEST(KernelsRecurrentLstmS8, MatchesInt64ReferenceAndFloatLstm) {
             ASSERT_EQ(lp.p.get<int16_t>(lp.nc), c) << run;
             auto fl = float_lstm(d, q, w, x, hf, cf);
             double worst_h = 0, worst_c = 0;
-            for (size_t i = 0; i < want.size(); i++) worst_h = std::max(worst_h, std::fabs((want[i] - q.zh) * (double)q.sh - fl[i]));
-            for (size_t i = 0; i < bu; i++) worst_c = std::max(worst_c, std::fabs(std::ldexp((double)c[i], q.cell_pow) - cf[i]));
+            for (size_t i = 0; i < want.size(); i++)
+                worst_h = std::max(worst_h, std::fabs((want[i] - q.zh) * (double)q.sh - fl[i]));
+            for (size_t i = 0; i < bu; i++)
+                worst_c = std::max(worst_c, std::fabs(std::ldexp((double)c[i], q.cell_pow) - cf[i]));
             // Half a hidden step from the output rounding plus what the
             // recurrence carries from earlier steps and runs (measured up to
             // 0.6 steps); the cell within a few cell steps.

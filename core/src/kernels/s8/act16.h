@@ -15,12 +15,19 @@
 
 #include <stdint.h>
 
-/* The logistic function at i/24 in 0.16 fixed point, i = 0..255. These are
- * the values TFLite interpolates (its sigmoid_table_uint16): they track
- * 65536/(1 + e^(−i/24)) to within about one unit but are not its plain
- * rounding everywhere, so bit-exact results need these exact entries
- * (tests/unit/test_kernels_recurrent_lstm_s8.cpp checks them against the
- * formula). */
+/* The logistic function at i/24 in 0.16 fixed point, i = 0..255, laid out
+ * for linear interpolation. Linear interpolation of a curved function sags
+ * between nodes by h^2/8 * f'' (h = 1/24); every node is moved by half of
+ * that sag so the error is centred:
+ *     t[i] = round(65536 * (s(x) - h^2/16 * s''(x))),  x = i/24,
+ *     s''(x) = s(1 - s)(1 - 2s),
+ * and the last entry is pinned at 65535 (the top of 0.16). That is the table
+ * TFLite's integer sigmoid and tanh interpolate, entry for entry; a plain
+ * rounding of 65536 * s(x) differs in 44 entries, so bit-exact results need
+ * the corrected values. tests/unit/test_kernels_recurrent_lstm_s8.cpp
+ * (SigmoidTableFollowsTheFormula) regenerates every entry from the formula
+ * above in double precision and compares. Stored, not computed, because the
+ * int8 kernels build without floating point (lx106). */
 static const uint16_t act16_sigmoid_table[256] = {
     32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149, 40794, 41432, 42064, 42688,
     43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369, 47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409,
