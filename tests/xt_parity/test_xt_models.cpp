@@ -56,14 +56,16 @@ int counting_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t i
 }
 
 // Runs plan on input with the lx106 backend; returns the outputs ("" error on failure).
+// core_only: a fast arena of the core's need only (no room for the scratch:
+// every op must then run on the reference, still bit-exact).
 std::vector<uint8_t> run_esp_nn(const std::vector<uint8_t> &bytes, const std::vector<uint8_t> &input, bool counting,
-                                Counts *counts, std::string *err) {
+                                Counts *counts, std::string *err, bool core_only = false) {
     Buf blob(bytes.size());
     std::memcpy(blob.p, bytes.data(), bytes.size());
     tigris_plan_t plan;
     if (tigris_plan_load(blob.p, (uint32_t)bytes.size(), &plan) != TIGRIS_OK) return *err = "load", std::vector<uint8_t>{};
     const uint16_t nt = plan.header->num_tensors;
-    uint32_t fast_size = tigris_esp_nn_fast_arena_required(&plan);
+    uint32_t fast_size = core_only ? tigris_fast_arena_required(&plan) : tigris_esp_nn_fast_arena_required(&plan);
     if (fast_size == UINT32_MAX) return *err = "fast_arena_required", std::vector<uint8_t>{};
     uint64_t slow = 4096;
     for (uint16_t t = 0; t < nt; t++) slow += 2ull * (plan.tensors[t].size_bytes + 64);
@@ -154,7 +156,27 @@ TEST(XtModels, ImportedOracleModelsGiveTfliteBytes) {
     }
     // Most kernel calls of these conv nets are conv, depthwise, FC, pool or add.
     EXPECT_GT(tuned, fallback) << "tuned " << tuned << ", reference " << fallback;
+    EXPECT_GT(tuned, 0u);
     std::printf("lx106 backend on the oracle models: %u kernel calls tuned, %u on the reference\n", tuned, fallback);
+}
+
+// Sized for the core alone, the arena has no room for the backend's scratch:
+// prepare leaves it untouched and every op runs on the reference.
+TEST(XtModels, ArenaWithoutRoomForScratchRunsOnTheReference) {
+    TIGRIS_REQUIRE_SHARED();
+    for (const char *name : {"kws_ref_model", "ad01_int8", "person_detect"}) {
+        auto file = tigris_test::read_file(tigris_test::shared_dir() / "models" / (std::string(name) + ".tflite"));
+        auto model = tigris::tflite::read_model(file);
+        const auto plan = tigris::import::import_model(model, tigris::import::Options{}).plan;
+        const auto in = oracle(name, "mid", "input"), want = oracle(name, "mid", "expected");
+        Counts c;
+        std::string err;
+        const auto got = run_esp_nn(plan, in, true, &c, &err, true);
+        ASSERT_TRUE(err.empty()) << name << ": " << err;
+        EXPECT_EQ(got, want) << name;
+        EXPECT_EQ(c.tuned, 0u) << name;
+        EXPECT_GT(c.fallback, 0u) << name;
+    }
 }
 
 }  // namespace
