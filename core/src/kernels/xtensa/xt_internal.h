@@ -3,10 +3,11 @@
  * the backend's reservation, the per-channel requantisation in 32-bit
  * arithmetic, and the kernel entry points the dispatcher routes to.
  *
- * Every kernel here returns 0 when it computed the op, -1 for an error it
- * found after writing nothing, and XT_DECLINE when the shape is one it does
- * not take: the dispatcher then runs the int8 reference, which also decides
- * whether the op is valid at all. A kernel declines before writing output.
+ * Every kernel here returns 0 when it computed the op and XT_DECLINE when
+ * it does not take it (a shape it has no variant for, an inconsistent record,
+ * too little scratch): the dispatcher then runs the int8 reference, which
+ * also decides whether the op is valid at all and reports errors. A kernel
+ * checks everything before it writes any output.
  */
 #ifndef TIGRIS_XT_INTERNAL_H
 #define TIGRIS_XT_INTERNAL_H
