@@ -179,4 +179,45 @@ TEST(XtModels, ArenaWithoutRoomForScratchRunsOnTheReference) {
     }
 }
 
+// prepare reserves the scratch at the top of the fast arena (aligned, above
+// the core's need) and lowers fast_size; a second prepare does not stack a
+// second reservation; deinit restores the size; invalid arguments give -1.
+TEST(XtBackend, PrepareReservesTopOfFastArenaAndDeinitRestoresIt) {
+    TIGRIS_REQUIRE_SHARED();
+    auto file = tigris_test::read_file(tigris_test::shared_dir() / "models" / "kws_ref_model.tflite");
+    const auto bytes = tigris::import::import_model(tigris::tflite::read_model(file), {}).plan;
+    Buf blob(bytes.size());
+    std::memcpy(blob.p, bytes.data(), bytes.size());
+    tigris_plan_t plan;
+    ASSERT_EQ(tigris_plan_load(blob.p, (uint32_t)bytes.size(), &plan), TIGRIS_OK);
+    const uint32_t scratch = tigris_esp_nn_scratch_required(&plan), core = tigris_fast_arena_required(&plan);
+    const uint32_t fast_size = tigris_esp_nn_fast_arena_required(&plan);
+    ASSERT_GT(scratch, 0u);
+    ASSERT_NE(scratch, UINT32_MAX);
+    EXPECT_EQ(fast_size, core + scratch + TIGRIS_TENSOR_ALIGN - 1u);
+    Buf fast(fast_size), slow(1 << 20);
+    std::vector<void *> ptrs(plan.header->num_tensors, nullptr);
+    tigris_mem_t mem;
+    ASSERT_EQ(tigris_mem_init(&mem, ptrs.data(), plan.header->num_tensors, fast.p, fast_size, slow.p, 1 << 20),
+              TIGRIS_MEM_OK);
+    ASSERT_EQ(tigris_esp_nn_prepare(&plan, &mem), 0);
+    const uint32_t reserved = fast_size - mem.fast_size;
+    EXPECT_GE(reserved, scratch);
+    EXPECT_LT(reserved, scratch + TIGRIS_TENSOR_ALIGN);
+    EXPECT_GE(mem.fast_size, core);
+    EXPECT_EQ(((uintptr_t)mem.fast_base + mem.fast_size) % TIGRIS_TENSOR_ALIGN, 0u);
+    ASSERT_EQ(tigris_esp_nn_prepare(&plan, &mem), 0);
+    EXPECT_EQ(fast_size - mem.fast_size, reserved) << "a second prepare replaces the first";
+    tigris_esp_nn_deinit();
+    EXPECT_EQ(mem.fast_size, fast_size);
+    tigris_esp_nn_deinit();  // harmless twice
+    EXPECT_EQ(mem.fast_size, fast_size);
+    EXPECT_EQ(tigris_esp_nn_prepare(nullptr, &mem), -1);
+    EXPECT_EQ(tigris_esp_nn_prepare(&plan, nullptr), -1);
+    EXPECT_EQ(tigris_esp_nn_scratch_required(nullptr), UINT32_MAX);
+    EXPECT_EQ(tigris_esp_nn_fast_arena_required(nullptr), UINT32_MAX);
+    // Without prepare the dispatcher is the reference (a tuned call declines).
+    EXPECT_EQ(xt_dispatch_tuned(&plan, &plan.ops[0], 0, &mem), 1);
+}
+
 }  // namespace
