@@ -477,6 +477,9 @@ int main(void) {
     static const int32_t f1[3] = {1, 256, 64};
     fc_case(f1, &tr, &ta);
     bench("fc 256->64", S_FC, tr, ta);
+    static const int32_t f2[3] = {1, 1024, 128};
+    fc_case(f2, &tr, &ta);
+    bench("fc 1024->128", S_FC, tr, ta);
     static const int32_t pm[5] = {16, 32, 2, 2, 0}, pa[5] = {16, 32, 3, 1, 1};
     pool_case(1, pm, &tr, &ta);
     bench("max_pool 2x2/2 16x16x32", S_MAX, tr, ta);
