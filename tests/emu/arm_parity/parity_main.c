@@ -472,6 +472,12 @@ int main(void) {
     bench("conv 3x3 16x16x16->16", S_CONV, tr, ta);
     conv_case(S_CONV, c1, &tr, &ta);
     bench("conv 1x1 16x16x32->32", S_CONV, tr, ta);
+    /* Few input channels (a first layer): short columns, k % 4 != 0. */
+    static const int32_t cs3[4] = {32, 3, 8, 3}, cs8[4] = {32, 8, 8, 3};
+    conv_case(S_CONV, cs3, &tr, &ta);
+    bench("conv 3x3 32x32x3->8", S_CONV, tr, ta);
+    conv_case(S_CONV, cs8, &tr, &ta);
+    bench("conv 3x3 32x32x8->8", S_CONV, tr, ta);
     conv_case(S_DW, d3, &tr, &ta);
     bench("depthwise 3x3 16x16x32", S_DW, tr, ta);
     static const int32_t f1[3] = {1, 256, 64};
