@@ -236,7 +236,11 @@ static void conv_case(int kind, const int32_t *fixed, uint32_t *tr, uint32_t *ta
             pb = rint_in(0, kh - 1);
             pl = rint_in(0, kw - 1);
             pr = rint_in(0, kw - 1);
-            mult = dw && rnd() % 6 == 0 ? 2 : 1;
+            /* Multipliers: 1 mostly; 4 and 8 (broadcast kernels, one input
+             * channel per group); 2 and 3 (the reference). */
+            static const int32_t mults[8] = {1, 1, 1, 2, 3, 4, 8, 8};
+            mult = dw ? mults[rnd() % 8] : 1;
+            if (mult > 1) ic = rint_in(1, 3);
             oc = dw ? ic * mult : rint_in(1, 24);
             int32_t eh = dh * (kh - 1) + 1, ew = dwl * (kw - 1) + 1;
             if (ih + pt + pb >= eh && iw + pl + pr >= ew) break;
@@ -286,7 +290,7 @@ static void conv_case(int kind, const int32_t *fixed, uint32_t *tr, uint32_t *ta
     tigris_tile_ctx_t tc;
     int banded = !fixed && rnd() % 5 < 2;
     if (banded) random_tile(&tc, &K.op.spatial, ih, iw, oh, ow);
-    run_case(kind, y, banded ? &tc : NULL, tr, ta, mult == 1);
+    run_case(kind, y, banded ? &tc : NULL, tr, ta, mult == 1 || mult == 8 || (mult == 4 && !TA_MVE));
 }
 
 static void fc_case(const int32_t *fixed, uint32_t *tr, uint32_t *ta) {
