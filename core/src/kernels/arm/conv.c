@@ -126,6 +126,7 @@ typedef struct {
     int8_t *col[2];
     int32_t *q15; /* [block][4]: slot 0 (words 0-1) and slot 1 (words 2-3) */
     const ta_chq_t *ch; /* per output channel: bias and requantisation */
+    const int8_t *w;    /* weight rows, k apart: the plan's, or padded copies */
     int32_t k, blocks;
     uint32_t off;
 } dsp_work_t;
@@ -144,7 +145,7 @@ static inline __attribute__((always_inline)) void dsp_pixel_pair(const ta_conv_a
                                                                  int8_t *y1, int simple) {
     int32_t k = wk->k, kb = wk->blocks * 4, oc = 0, noc = a->g.oc;
     for (; oc + 2 <= noc; oc += 2) {
-        const int8_t *w0 = a->w + (size_t)oc * k, *w1 = w0 + k;
+        const int8_t *w0 = wk->w + (size_t)oc * k, *w1 = w0 + k;
         int32_t b0 = BIAS(oc), b1 = BIAS(oc + 1);
         int32_t acc[4] = {b0, b1, b0, b1};
         ta_q15_dot_2x2(wk->q15, w0, k, wk->blocks, acc);
@@ -160,7 +161,7 @@ static inline __attribute__((always_inline)) void dsp_pixel_pair(const ta_conv_a
         y1[oc + 1] = RQ(oc + 1, acc[3]);
     }
     if (oc < noc) {
-        const int8_t *w0 = a->w + (size_t)oc * k;
+        const int8_t *w0 = wk->w + (size_t)oc * k;
         int32_t b = BIAS(oc);
         int32_t r0 = ta_tail(c0, w0, kb, k, a->zp_in, ta_q15_dot_1x1(wk->q15, 4, w0, wk->blocks, b));
         int32_t r1 = ta_tail(c1, w0, kb, k, a->zp_in, ta_q15_dot_1x1(wk->q15 + 2, 4, w0, wk->blocks, b));
@@ -178,13 +179,13 @@ static void dsp_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, const int8_
         wk->q15[2 * b + 1] = wk->q15[4 * b + 1];
     }
     for (; oc + 4 <= noc; oc += 4) {
-        const int8_t *w0 = a->w + (size_t)oc * k;
+        const int8_t *w0 = wk->w + (size_t)oc * k;
         int32_t acc[4] = {BIAS(oc), BIAS(oc + 1), BIAS(oc + 2), BIAS(oc + 3)};
         ta_q15_dot_1x4(wk->q15, w0, k, wk->blocks, acc);
         for (int32_t j = 0; j < 4; j++) y0[oc + j] = RQ(oc + j, ta_tail(c0, w0 + (size_t)j * k, kb, k, a->zp_in, acc[j]));
     }
     for (; oc < noc; oc++) {
-        const int8_t *w0 = a->w + (size_t)oc * k;
+        const int8_t *w0 = wk->w + (size_t)oc * k;
         y0[oc] = RQ(oc, ta_tail(c0, w0, kb, k, a->zp_in, ta_q15_dot_1x1(wk->q15, 2, w0, wk->blocks, BIAS(oc))));
     }
 }
@@ -260,19 +261,44 @@ static inline __attribute__((always_inline)) void dsp_conv_loop(const ta_conv_ar
     }
 }
 
+/* Weight rows of k % 4 != 0 are copied per call, zero-padded to whole
+ * blocks, when they fit this budget: the columns are padded to match (with
+ * zp_in, widened to 0), so no scalar tail runs per output. Short rows (a
+ * 3x3x3 first layer: k = 27) are where the tail costs most. */
+#define TA_CONV_PAD_MAX 16384u
+
+static int pad_rows(int32_t k, int32_t oc) {
+    return k % 4 != 0 && (uint64_t)oc * (uint64_t)((k + 3) & ~3) <= TA_CONV_PAD_MAX;
+}
+
 static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     const tk_geom_t *g = &a->g;
     dsp_work_t wk;
-    wk.k = g->kh * g->kw * g->ic;
+    int32_t k = g->kh * g->kw * g->ic, kp = (k + 3) & ~3;
+    int pad = pad_rows(k, g->oc);
+    wk.k = pad ? kp : k;
     wk.blocks = wk.k / 4;
     wk.off = ta_lane_offset(a->zp_in);
-    size_t colb = ((size_t)wk.k + 3u) & ~(size_t)3u;
+    size_t colb = (size_t)kp;
     wk.col[0] = (int8_t *)scratch;
     wk.col[1] = (int8_t *)scratch + colb;
     wk.q15 = (int32_t *)(void *)(scratch + 2u * colb);
-    ta_chq_t *ch = (ta_chq_t *)(void *)(scratch + 2u * colb + 16u * (size_t)wk.blocks);
+    ta_chq_t *ch = (ta_chq_t *)(void *)(scratch + 2u * colb + 16u * (size_t)(kp / 4));
     if (ta_requant_prep(&a->rq, a->bias, g->oc, ch)) return TA_FALLBACK;
     wk.ch = ch;
+    wk.w = a->w;
+    if (pad) {
+        int8_t *wp = (int8_t *)(ch + g->oc);
+        for (int32_t oc = 0; oc < g->oc; oc++) {
+            memcpy(wp + (size_t)oc * kp, a->w + (size_t)oc * k, (size_t)k);
+            memset(wp + (size_t)oc * kp + k, 0, (size_t)(kp - k));
+        }
+        wk.w = wp;
+        /* im2col writes k bytes: the padding stays zp (widened: 0). */
+        memset(wk.col[0] + k, (int)(int8_t)a->zp_in, (size_t)(kp - k));
+        memset(wk.col[1] + k, (int)(int8_t)a->zp_in, (size_t)(kp - k));
+        one_by_one = 0; /* an in-place column has no padding after it */
+    }
     /* Window rows of whole blocks widen straight from the input. */
     int direct = !one_by_one && (g->kw * g->ic) % 4 == 0;
     if (ta_requant_is_simple(&a->rq, ch, g->oc))
@@ -282,10 +308,11 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     return 0;
 }
 
-/* Two int8 columns (word-rounded), 16 bytes per block of four, and the
- * channel table. */
+/* Two int8 columns (word-rounded), 16 bytes per block of four, the
+ * channel table, and the padded weight rows when pad_rows() holds. */
 static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) {
-    return 2u * (((uint64_t)k + 3u) & ~(uint64_t)3u) + 16u * ((uint64_t)k / 4u) + sizeof(ta_chq_t) * (uint64_t)oc;
+    uint64_t kp = ((uint64_t)k + 3u) & ~(uint64_t)3u;
+    return 2u * kp + 4u * kp + sizeof(ta_chq_t) * (uint64_t)oc + (pad_rows(k, oc) ? kp * (uint64_t)oc : 0u);
 }
 
 #endif
