@@ -1,23 +1,29 @@
 /*
  * conv.c - accelerated int8 Conv2D (and its scratch twin).
  *
- * Routing (ta_conv): every int8 conv the reference accepts runs here; the
+ * Routing (ta_conv): every int8 conv the reference accepts runs here
+ * (a multiplier of INT32_MIN or missing scratch: the reference); the
  * variant only changes where an output pixel's column (its kh*kw*ic window
  * in OHWI order) comes from:
  *   - 1x1: the input pixel itself, read in place (no copy), and an im2col
  *     column of zero points for a pixel that falls in the padding;
+ *   - window rows of whole 4-byte blocks (DSP): widened straight from the
+ *     input (widen_window), padding rows as zero pairs;
  *   - generic (any kernel, stride, dilation, padding): im2col into scratch,
  *     padding taps filled with the input zero point (they then add
  *     (zp - zp) * w = 0, the reference's skipped taps).
  * Columns are multiplied against OC weight rows:
  *   - DSP (M4/M7): each column widened once to 16-bit pairs (-zp_in added),
  *     then two pixels x two output channels per pass (ta_q15_dot_2x2), a
- *     last odd pixel one x four (ta_q15_dot_1x4), scalar requantisation;
+ *     last odd pixel one x four (ta_q15_dot_1x4), requantisation from a
+ *     per-call channel table; rows of k % 4 != 0 copied zero-padded per
+ *     call (pad_rows) so no scalar tail runs per output;
  *   - MVE (M55): one pixel x four output channels (ta_mve_dot_1x4), the
  *     zero point folded in through per-channel weight sums, four outputs
  *     requantised per vector.
- * Scratch: DSP two int8 columns plus their widened pairs; MVE one column
- * plus OC int32 start values.
+ * Scratch (conv_scratch_bytes): DSP two int8 columns, their widened pairs,
+ * the channel table and the padded rows; MVE one column plus OC int32
+ * start values.
  */
 #include "conv_args.h"
 #include "dot_dsp.h"
