@@ -22,8 +22,8 @@
  *     zero point folded in through per-channel weight sums, four outputs
  *     requantised per vector.
  * Scratch (conv_scratch_bytes): DSP two int8 columns, their widened pairs,
- * the channel table and the padded rows; MVE one column plus OC int32
- * start values.
+ * the channel table and the padded rows; MVE one column plus per channel
+ * its start value and requantisation parameters (16 bytes).
  */
 #include "conv_args.h"
 #include "dot_dsp.h"
@@ -87,42 +87,60 @@ static const int8_t *column(const ta_conv_args_t *a, int one_by_one, int32_t n, 
 
 #if TA_MVE
 
-/* start[oc] = bias - zp_in * sum(w[oc]): the accumulator each raw dot
- * product is added to. */
-static void mve_start_values(const ta_conv_args_t *a, int32_t k, int32_t *start) {
-    for (int32_t oc = 0; oc < a->g.oc; oc++) {
+/* Per call, in scratch: for each group of four output channels, four
+ * vectors: start values (bias - zp_in * sum(w), the accumulator each raw dot
+ * product is added to), multipliers, left shifts, negated right shifts.
+ * Channels past the last whole group keep only their start value. */
+typedef struct {
+    const int32_t *p; /* [group][4][4], then start values of the rest */
+} mve_work_t;
+
+static void mve_prep(const ta_conv_args_t *a, int32_t k, int32_t *p) {
+    int32_t noc = a->g.oc, groups = noc / 4;
+    for (int32_t oc = 0; oc < noc; oc++) {
         int32_t s = ta_mve_sum(a->w + (size_t)oc * k, k);
-        start[oc] = fx_wsub(ta_bias(a, oc), fx_wmul(a->zp_in, s));
+        int32_t start = fx_wsub(ta_bias(a, oc), fx_wmul(a->zp_in, s));
+        if (oc >= 4 * groups) {
+            p[16 * groups + (oc - 4 * groups)] = start;
+            continue;
+        }
+        int32_t *g = p + 16 * (oc / 4), lane = oc % 4;
+        uint32_t q = (uint32_t)oc * a->rq.step;
+        int32_t sh = a->rq.shift[q];
+        g[lane] = start;
+        g[4 + lane] = a->rq.mult[q];
+        g[8 + lane] = sh > 0 ? (sh > 31 ? 31 : sh) : 0;
+        g[12 + lane] = sh > 0 ? 0 : (sh < -31 ? -31 : sh);
     }
 }
 
 /* One pixel: all output channels of column c into y. */
-static void mve_pixel(const ta_conv_args_t *a, const int8_t *c, int32_t k, const int32_t *start, int8_t *y) {
+static void mve_pixel(const ta_conv_args_t *a, const int8_t *c, int32_t k, const int32_t *p, int8_t *y) {
     int32_t oc = 0, noc = a->g.oc;
-    for (; oc + 4 <= noc; oc += 4) {
-        int32_t acc[4] = {start[oc], start[oc + 1], start[oc + 2], start[oc + 3]};
+    for (; oc + 4 <= noc; oc += 4, p += 16) {
+        int32_t acc[4] = {p[0], p[1], p[2], p[3]};
         ta_mve_dot_1x4(c, a->w + (size_t)oc * k, k, k, acc);
-        int32x4_t m, l, nr;
-        ta_rq_load4(&a->rq, oc, &m, &l, &nr);
-        vstrbq_s32(y + oc, ta_rq_apply4(&a->rq, vld1q_s32(acc), m, l, nr));
+        vstrbq_s32(y + oc, ta_rq_apply4(&a->rq, vld1q_s32(acc), vld1q_s32(p + 4), vld1q_s32(p + 8), vld1q_s32(p + 12)));
     }
-    for (; oc < noc; oc++) y[oc] = ta_requant(&a->rq, oc, ta_mve_dot(c, a->w + (size_t)oc * k, k, start[oc]));
+    for (int32_t j = 0; oc < noc; oc++, j++)
+        y[oc] = ta_requant(&a->rq, oc, ta_mve_dot(c, a->w + (size_t)oc * k, k, p[j]));
 }
 
 static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     const tk_geom_t *g = &a->g;
     int32_t k = g->kh * g->kw * g->ic;
-    int32_t *start = (int32_t *)scratch;
-    int8_t *col = (int8_t *)(scratch + (size_t)g->oc * 4u);
-    mve_start_values(a, k, start);
+    int32_t *p = (int32_t *)(void *)scratch;
+    int8_t *col = (int8_t *)(scratch + (size_t)g->oc * 16u);
+    mve_prep(a, k, p);
     for (int32_t n = 0; n < g->n; n++)
         for (int32_t oh = 0; oh < g->oh; oh++)
             for (int32_t ow = 0; ow < g->ow; ow++)
-                mve_pixel(a, column(a, one_by_one, n, oh, ow, col), k, start, ta_out_px(a, n, oh, ow));
+                mve_pixel(a, column(a, one_by_one, n, oh, ow, col), k, p, ta_out_px(a, n, oh, ow));
     return 0;
 }
 
-static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) { return (uint64_t)oc * 4u + (uint64_t)k; }
+/* The per-group vectors (16 bytes per channel) and one column. */
+static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) { return (uint64_t)oc * 16u + (uint64_t)k; }
 
 #else /* DSP */
 
