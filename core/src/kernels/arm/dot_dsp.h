@@ -140,6 +140,67 @@ static inline void ta_q15_dot_1x4(const int32_t *cp, const int8_t *w, int32_t ws
 #undef TA_1X4_BLOCK
 #undef TA_1X4_OPERANDS
 
+/* One group of the 1x2 pass: eight k values, the column's four words at
+ * [cp] (advanced by 16), eight weights of each row by LDRD at [w0] and
+ * [w1] (both advanced by 8). SXTB16 is done in place on the loaded word
+ * once its rotated half is taken, so a group needs no pointer adds. */
+#define TA_1X2_ROW(acc, wp)                             \
+    "ldrd   %[v0], %[v1], [%[" wp "]], #8\n\t"          \
+    "sxtb16 %[e], %[v0], ror #8\n\t"                    \
+    "sxtb16 %[v0], %[v0]\n\t"                           \
+    "smlad  %[" acc "], %[x0], %[v0], %[" acc "]\n\t"   \
+    "smlad  %[" acc "], %[x1], %[e], %[" acc "]\n\t"    \
+    "sxtb16 %[e], %[v1], ror #8\n\t"                    \
+    "sxtb16 %[v1], %[v1]\n\t"                           \
+    "smlad  %[" acc "], %[x2], %[v1], %[" acc "]\n\t"   \
+    "smlad  %[" acc "], %[x3], %[e], %[" acc "]\n\t"
+#define TA_1X2_GROUP                                    \
+    "ldrd   %[x0], %[x1], [%[cp]], #8\n\t"              \
+    "ldrd   %[x2], %[x3], [%[cp]], #8\n\t"              \
+    TA_1X2_ROW("a0", "w0") TA_1X2_ROW("a1", "w1")
+
+#define TA_1X2_OPERANDS                                                                                      \
+    : [a0] "+r"(a0), [a1] "+r"(a1), [cp] "+r"(cp), [w0] "+r"(w0), [w1] "+r"(w1), [e] "=&r"(e),                \
+      [v0] "=&r"(v0), [v1] "=&r"(v1), [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3)        \
+    : [end] "r"(end)                                                                                         \
+    : "cc", "memory"
+
+/* One column (cp, stride 2) x two weight rows w0, w1, for a single FC row:
+ * nothing but the widened column is shared, so the weights are the cost
+ * (per four of them: one LDRD half, two SXTB16, two SMLAD) and two rows
+ * per pass with LDRD weight loads cost fewer instructions per MAC than
+ * four rows with LDR (20 against 21 per 16 MACs, no pointer adds).
+ * LDRD faults on unaligned addresses: w0 and w1 must be word aligned
+ * (ta_q15_dot_1x2_ok). `blocks` is k / 4: one odd block in C first, then
+ * an odd group, then two groups per loop turn. */
+static inline int ta_q15_dot_1x2_ok(const int8_t *w0, int32_t k) {
+    return (((uintptr_t)w0 | (uintptr_t)k) & 3u) == 0;
+}
+static inline void ta_q15_dot_1x2(const int32_t *cp, const int8_t *w0, const int8_t *w1, int32_t blocks,
+                                  int32_t acc[2]) {
+    int32_t a0 = acc[0], a1 = acc[1];
+    int32_t e, v0, v1, x0, x1, x2, x3;
+    if (blocks & 1) {
+        uint32_t p = ta_ld32(w0), q = ta_ld32(w1);
+        a0 = __smlad(cp[0], __sxtb16((int32_t)p), a0);
+        a0 = __smlad(cp[1], ta_sxtb16_ror8(p), a0);
+        a1 = __smlad(cp[0], __sxtb16((int32_t)q), a1);
+        a1 = __smlad(cp[1], ta_sxtb16_ror8(q), a1);
+        cp += 2;
+        w0 += 4;
+        w1 += 4;
+    }
+    const int32_t *end = cp + 2 * (blocks & ~1);
+    if (blocks & 2) __asm__ volatile(TA_1X2_GROUP TA_1X2_OPERANDS);
+    if (blocks > 3) __asm__ volatile("1:\n\t" TA_1X2_GROUP TA_1X2_GROUP "cmp %[cp], %[end]\n\tbne 1b\n\t" TA_1X2_OPERANDS);
+    acc[0] = a0;
+    acc[1] = a1;
+}
+
+#undef TA_1X2_ROW
+#undef TA_1X2_GROUP
+#undef TA_1X2_OPERANDS
+
 /* One column (cp, `stride` words per block) x one weight row. */
 static inline int32_t ta_q15_dot_1x1(const int32_t *cp, int32_t stride, const int8_t *w, int32_t blocks, int32_t a0) {
     for (int32_t b = 0; b < blocks; b++, cp += stride, w += 4) {

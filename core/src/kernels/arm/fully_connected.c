@@ -178,6 +178,14 @@ static inline __attribute__((always_inline)) void fc_rows(const fc_args_t *a, in
         int8_t *y0 = a->y + (size_t)b * a->oc;
         ta_q15_widen(x0, blocks, off, q15, 2);
         int32_t o = 0;
+        if (ta_q15_dot_1x2_ok(a->w, k)) /* word-aligned rows: LDRD pairs of rows */
+            for (; o + 2 <= a->oc; o += 2) {
+                const int8_t *w0 = a->w + (size_t)o * k, *w1 = w0 + k;
+                int32_t acc[2] = {ch[o].bias, ch[o + 1].bias};
+                ta_q15_dot_1x2(q15, w0, w1, blocks, acc);
+                y0[o] = RQ(o, ta_tail(x0, w0, kb, k, zp, acc[0]));
+                y0[o + 1] = RQ(o + 1, ta_tail(x0, w1, kb, k, zp, acc[1]));
+            }
         for (; o + 4 <= a->oc; o += 4) {
             const int8_t *w0 = a->w + (size_t)o * k;
             int32_t acc[4] = {ch[o].bias, ch[o + 1].bias, ch[o + 2].bias, ch[o + 3].bias};
