@@ -141,9 +141,10 @@ static inline void ta_q15_dot_1x4(const int32_t *cp, const int8_t *w, int32_t ws
 #undef TA_1X4_OPERANDS
 
 /* One group of the 1x2 pass: eight k values, the column's four words at
- * [cp] (advanced by 16), eight weights of each row by LDRD at [w0] and
- * [w1] (both advanced by 8). SXTB16 is done in place on the loaded word
- * once its rotated half is taken, so a group needs no pointer adds. */
+ * [cp] by one LDM (cp advanced by 16), eight weights of each row by LDRD
+ * at [w0] and [w1] (both advanced by 8). SXTB16 is done in place on the
+ * loaded word once its rotated half is taken, so a group needs no pointer
+ * adds: 19 instructions per 16 MACs. */
 #define TA_1X2_ROW(acc, wp)                             \
     "ldrd   %[v0], %[v1], [%[" wp "]], #8\n\t"          \
     "sxtb16 %[e], %[v0], ror #8\n\t"                    \
@@ -155,8 +156,7 @@ static inline void ta_q15_dot_1x4(const int32_t *cp, const int8_t *w, int32_t ws
     "smlad  %[" acc "], %[x2], %[v1], %[" acc "]\n\t"   \
     "smlad  %[" acc "], %[x3], %[e], %[" acc "]\n\t"
 #define TA_1X2_GROUP                                    \
-    "ldrd   %[x0], %[x1], [%[cp]], #8\n\t"              \
-    "ldrd   %[x2], %[x3], [%[cp]], #8\n\t"              \
+    "ldmia  %[cp]!, {%[x0], %[x1], %[x2], %[x3]}\n\t"   \
     TA_1X2_ROW("a0", "w0") TA_1X2_ROW("a1", "w1")
 
 #define TA_1X2_OPERANDS                                                                                      \
@@ -165,21 +165,26 @@ static inline void ta_q15_dot_1x4(const int32_t *cp, const int8_t *w, int32_t ws
     : [end] "r"(end)                                                                                         \
     : "cc", "memory"
 
-/* One column (cp, stride 2) x two weight rows w0, w1, for a single FC row:
- * nothing but the widened column is shared, so the weights are the cost
- * (per four of them: one LDRD half, two SXTB16, two SMLAD) and two rows
- * per pass with LDRD weight loads cost fewer instructions per MAC than
- * four rows with LDR (20 against 21 per 16 MACs, no pointer adds).
+/* One column (cp, stride 2) x two weight rows w0, w1, for a single FC row
+ * (nb = 1): nothing but the widened column is shared, so the weights are
+ * the cost (per four of them: half an LDRD, two SXTB16, two SMLAD). Two
+ * rows per pass with LDRD weight loads and one LDM per group for the
+ * column cost fewer instructions per MAC than four rows with LDR (19
+ * against 21 per 16 MACs, 23 with the pointer adds of ta_q15_dot_1x4).
  * LDRD faults on unaligned addresses: w0 and w1 must be word aligned
- * (ta_q15_dot_1x2_ok). `blocks` is k / 4: one odd block in C first, then
- * an odd group, then two groups per loop turn. */
+ * (ta_q15_dot_1x2_ok). `blocks` is k / 4: an odd block in C first, then
+ * one group, then two, then four groups per loop turn. */
 static inline int ta_q15_dot_1x2_ok(const int8_t *w0, int32_t k) {
     return (((uintptr_t)w0 | (uintptr_t)k) & 3u) == 0;
 }
 static inline void ta_q15_dot_1x2(const int32_t *cp, const int8_t *w0, const int8_t *w1, int32_t blocks,
                                   int32_t acc[2]) {
     int32_t a0 = acc[0], a1 = acc[1];
-    int32_t e, v0, v1, x0, x1, x2, x3;
+    int32_t e, v0, v1;
+    /* LDM loads the column's four words in one instruction; its register
+     * list must ascend, hence fixed registers (r7 left alone: Thumb's frame
+     * pointer). */
+    register int32_t x0 __asm__("r8"), x1 __asm__("r9"), x2 __asm__("r10"), x3 __asm__("r11");
     if (blocks & 1) {
         uint32_t p = ta_ld32(w0), q = ta_ld32(w1);
         a0 = __smlad(cp[0], __sxtb16((int32_t)p), a0);
@@ -192,7 +197,10 @@ static inline void ta_q15_dot_1x2(const int32_t *cp, const int8_t *w0, const int
     }
     const int32_t *end = cp + 2 * (blocks & ~1);
     if (blocks & 2) __asm__ volatile(TA_1X2_GROUP TA_1X2_OPERANDS);
-    if (blocks > 3) __asm__ volatile("1:\n\t" TA_1X2_GROUP TA_1X2_GROUP "cmp %[cp], %[end]\n\tbne 1b\n\t" TA_1X2_OPERANDS);
+    if (blocks & 4) __asm__ volatile(TA_1X2_GROUP TA_1X2_GROUP TA_1X2_OPERANDS);
+    if (blocks > 7)
+        __asm__ volatile("1:\n\t" TA_1X2_GROUP TA_1X2_GROUP TA_1X2_GROUP TA_1X2_GROUP
+                         "cmp %[cp], %[end]\n\tbne 1b\n\t" TA_1X2_OPERANDS);
     acc[0] = a0;
     acc[1] = a1;
 }
