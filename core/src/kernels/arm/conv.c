@@ -16,13 +16,15 @@
  *   - DSP (M4/M7): each column widened once to 16-bit pairs (-zp_in added),
  *     then two pixels x two output channels per pass (ta_q15_dot_2x2), a
  *     last odd pixel one x four (ta_q15_dot_1x4), requantisation from a
- *     per-call channel table; rows of k % 4 != 0 copied zero-padded per
+ *     per-call channel table; small weight sets widened to pairs once per
+ *     call (widen_weights) so the passes need no SXTB16
+ *     (ta_q15w_dot_2x2); other rows of k % 4 != 0 copied zero-padded per
  *     call (pad_rows) so no scalar tail runs per output;
  *   - MVE (M55): one pixel x four output channels (ta_mve_dot_1x4), the
  *     zero point folded in through per-channel weight sums, four outputs
  *     requantised per vector.
  * Scratch (conv_scratch_bytes): DSP two int8 columns, their widened pairs,
- * the channel table and the padded rows; MVE one column plus per channel
+ * the channel table and the weight copy (widened or padded rows); MVE one column plus per channel
  * its start value and requantisation parameters (16 bytes).
  */
 #include "conv_args.h"
