@@ -293,30 +293,36 @@ static void conv_case(int kind, const int32_t *fixed, uint32_t *tr, uint32_t *ta
     run_case(kind, y, banded ? &tc : NULL, tr, ta, mult == 1 || mult == 8 || (mult == 4 && !TA_MVE));
 }
 
+/* fixed: {batch, inputs, outputs, flags} or NULL for random; flags
+ * FC_ACT random act bounds, FC_EXT -128/127 activations and weights,
+ * FC_ZP_LO / FC_ZP_HI input zero point -128 / 127, FC_WODD weights at an
+ * odd blob offset (unaligned rows). */
+enum { FC_ACT = 1, FC_EXT = 2, FC_ZP_LO = 4, FC_ZP_HI = 8, FC_WODD = 16 };
 static void fc_case(const int32_t *fixed, uint32_t *tr, uint32_t *ta) {
     kp_reset(&K);
     int32_t nb = fixed ? fixed[0] : rint_in(1, 5), ic = fixed ? fixed[1] : rint_in(1, 300);
-    int32_t oc = fixed ? fixed[2] : rint_in(1, 40);
+    int32_t oc = fixed ? fixed[2] : rint_in(1, 40), flags = fixed ? fixed[3] : FC_ACT;
     int32_t idims[2] = {nb, ic}, odims[2] = {nb, oc};
     int32_t m1 = 1 << 30, s0 = 0;
-    uint16_t qi = kp_quant(&K, 0.02f, rint_in(-128, 127), 1, &m1, &s0);
+    int32_t zp = flags & FC_ZP_LO ? -128 : flags & FC_ZP_HI ? 127 : rint_in(-128, 127);
+    uint16_t qi = kp_quant(&K, 0.02f, zp, 1, &m1, &s0);
     uint16_t qo = out_quant(rnd() % 2 ? (uint32_t)oc : 1u, ic);
     uint16_t x = kp_tensor(&K, 2, idims, qi), y = kp_tensor(&K, 2, odims, qo);
-    int ext = rnd() % 8 == 0;
+    int ext = rnd() % 8 == 0 || (flags & FC_EXT);
     fill_s8(K.ptrs[x], K.tensors[x].size_bytes, ext);
-    uint32_t wbytes = (uint32_t)(oc * ic);
-    fill_s8(kp_blob, wbytes, ext);
-    K.op.weight_idx = kp_weight(&K, 0, wbytes);
+    uint32_t wbytes = (uint32_t)(oc * ic), wat = flags & FC_WODD ? 1u : 0u;
+    fill_s8(kp_blob + wat, wbytes, ext);
+    K.op.weight_idx = kp_weight(&K, wat, wbytes);
     K.op.bias_idx = TIGRIS_NONE16;
     if (rnd() % 4) {
-        uint32_t at = (wbytes + 3u) & ~3u;
+        uint32_t at = (wat + wbytes + 3u) & ~3u;
         for (int32_t i = 0; i < oc; i++) {
             int32_t b = rint_in(-70000, 70000);
             memcpy(kp_blob + at + 4u * (uint32_t)i, &b, 4);
         }
         K.op.bias_idx = kp_weight(&K, at, (uint32_t)oc * 4u);
     }
-    if (!fixed) random_act(&K.op);
+    if (flags & FC_ACT) random_act(&K.op);
     else K.op.act_min = -128, K.op.act_max = 127;
     kp_finish(&K, TIGRIS_OP_FULLY_CONN, 1, &x, y);
     tigris_tile_ctx_t tc;
@@ -463,6 +469,20 @@ int main(void) {
     for (int i = 0; i < 3; i++) conv_case(S_CONV, long_rows, NULL, NULL);
     for (int i = 0; i < 80; i++) conv_case(S_DW, NULL, NULL, NULL);
     for (int i = 0; i < 60; i++) fc_case(NULL, NULL, NULL);
+    /* Single rows with whole 4-blocks (the DSP two-rows-per-pass LDRD path):
+     * every mix of odd block, odd group, group pair and 4-group loop turns,
+     * odd output counts, zero points at both ends, extremes, and unaligned
+     * weight rows (the 1x4 LDR path instead). */
+    static const int32_t fc_single[][4] = {
+        {1, 4, 1, FC_ACT},        {1, 8, 2, FC_EXT | FC_ZP_LO}, {1, 12, 3, FC_ZP_HI},
+        {1, 16, 5, FC_ACT},       {1, 28, 7, FC_EXT | FC_ZP_HI}, {1, 32, 9, FC_ZP_LO},
+        {1, 60, 4, FC_ACT},       {1, 64, 11, FC_EXT},          {1, 68, 6, FC_ACT | FC_ZP_LO},
+        {1, 124, 13, FC_EXT | FC_ZP_LO}, {1, 132, 8, FC_ACT | FC_ZP_HI}, {1, 260, 17, FC_EXT},
+        {1, 36, 5, FC_WODD | FC_ACT}, {1, 64, 6, FC_WODD | FC_EXT | FC_ZP_HI}, {1, 20, 3, FC_WODD},
+    };
+    uint32_t rng_keep = rng_state; /* the benchmarks below keep their data */
+    for (unsigned i = 0; i < sizeof fc_single / sizeof fc_single[0]; i++) fc_case(fc_single[i], NULL, NULL);
+    rng_state = rng_keep;
     for (int i = 0; i < 60; i++) pool_case(1, NULL, NULL, NULL);
     for (int i = 0; i < 60; i++) pool_case(0, NULL, NULL, NULL);
     for (int i = 0; i < 60; i++) add_case(NULL, NULL, NULL);
@@ -488,10 +508,10 @@ int main(void) {
     bench("conv 3x3 32x32x8->8", S_CONV, tr, ta);
     conv_case(S_DW, d3, &tr, &ta);
     bench("depthwise 3x3 16x16x32", S_DW, tr, ta);
-    static const int32_t f1[3] = {1, 256, 64};
+    static const int32_t f1[4] = {1, 256, 64, 0};
     fc_case(f1, &tr, &ta);
     bench("fc 256->64", S_FC, tr, ta);
-    static const int32_t f2[3] = {1, 1024, 128};
+    static const int32_t f2[4] = {1, 1024, 128, 0};
     fc_case(f2, &tr, &ta);
     bench("fc 1024->128", S_FC, tr, ta);
     static const int32_t pm[5] = {16, 32, 2, 2, 0}, pa[5] = {16, 32, 3, 1, 1};

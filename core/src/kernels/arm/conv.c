@@ -16,13 +16,15 @@
  *   - DSP (M4/M7): each column widened once to 16-bit pairs (-zp_in added),
  *     then two pixels x two output channels per pass (ta_q15_dot_2x2), a
  *     last odd pixel one x four (ta_q15_dot_1x4), requantisation from a
- *     per-call channel table; rows of k % 4 != 0 copied zero-padded per
+ *     per-call channel table; small weight sets widened to pairs once per
+ *     call (widen_weights) so the passes need no SXTB16
+ *     (ta_q15w_dot_2x2); other rows of k % 4 != 0 copied zero-padded per
  *     call (pad_rows) so no scalar tail runs per output;
  *   - MVE (M55): one pixel x four output channels (ta_mve_dot_1x4), the
  *     zero point folded in through per-channel weight sums, four outputs
  *     requantised per vector.
  * Scratch (conv_scratch_bytes): DSP two int8 columns, their widened pairs,
- * the channel table and the padded rows; MVE one column plus per channel
+ * the channel table and the weight copy (widened or padded rows); MVE one column plus per channel
  * its start value and requantisation parameters (16 bytes).
  */
 #include "conv_args.h"
@@ -55,6 +57,16 @@ static void im2col(const ta_conv_args_t *a, int32_t n, int32_t oh, int32_t ow, i
     size_t tap = (size_t)g->ic, row = (size_t)g->kw * tap;
     int zp = (int)(int8_t)a->zp_in;
     int row_inside = g->dw == 1 && xbase >= 0 && xbase + g->kw <= g->iw;
+    if (row_inside && ybase >= 0 && ybase + (g->kh - 1) * g->dh < g->ih) {
+        /* The whole window inside the input (most pixels): one address,
+         * then a fixed step of dh input rows per window row. For short
+         * windows (3x3x3: 9-byte rows) the per-row address arithmetic
+         * otherwise costs as much as the copy. */
+        const int8_t *src = ta_in_px(a, n, ybase, xbase);
+        size_t step = (size_t)g->dh * (size_t)g->iw * tap;
+        for (int32_t kh = 0; kh < g->kh; kh++, col += row, src += step) col_copy(col, src, row);
+        return;
+    }
     for (int32_t kh = 0; kh < g->kh; kh++, col += row) {
         int32_t iy = ybase + kh * g->dh;
         if (iy < 0 || iy >= g->ih) {
@@ -151,9 +163,18 @@ typedef struct {
     int32_t *q15; /* [block][4]: slot 0 (words 0-1) and slot 1 (words 2-3) */
     const ta_chq_t *ch; /* per output channel: bias and requantisation */
     const int8_t *w;    /* weight rows, k apart: the plan's, or padded copies */
+    const int32_t *wq;  /* or weight rows widened to pairs (wq_row), NULL */
     int32_t k, blocks;
     uint32_t off;
 } dsp_work_t;
+
+/* Widened weight row oc of noc (layout in dot_dsp.h: pairs interleaved per
+ * block, a last odd row alone): its first word; *ws = words per block. */
+static inline int32_t *wq_row(int32_t *wq, int32_t noc, int32_t blocks, int32_t oc, int32_t *ws) {
+    int32_t pairs = noc / 2;
+    *ws = oc < 2 * pairs ? 4 : 2;
+    return wq + (size_t)(oc / 2) * 4u * (size_t)blocks + (oc < 2 * pairs ? 2 * (oc & 1) : 0);
+}
 
 /* Requantise acc for channel oc (`simple` is a constant in every
  * specialised copy, see conv_run); the channel's bias. */
@@ -172,7 +193,10 @@ static inline __attribute__((always_inline)) void dsp_pixel_pair(const ta_conv_a
         const int8_t *w0 = wk->w + (size_t)oc * k, *w1 = w0 + k;
         int32_t b0 = BIAS(oc), b1 = BIAS(oc + 1);
         int32_t acc[4] = {b0, b1, b0, b1};
-        ta_q15_dot_2x2(wk->q15, w0, k, wk->blocks, acc);
+        if (wk->wq) /* widened rows: whole blocks, no tail */
+            ta_q15w_dot_2x2(wk->q15, wk->wq + (size_t)oc * 2u * (size_t)wk->blocks, wk->blocks, acc);
+        else
+            ta_q15_dot_2x2(wk->q15, w0, k, wk->blocks, acc);
         if (kb < k) {
             acc[0] = ta_tail(c0, w0, kb, k, a->zp_in, acc[0]);
             acc[1] = ta_tail(c0, w1, kb, k, a->zp_in, acc[1]);
@@ -184,7 +208,12 @@ static inline __attribute__((always_inline)) void dsp_pixel_pair(const ta_conv_a
         y1[oc] = RQ(oc, acc[2]);
         y1[oc + 1] = RQ(oc + 1, acc[3]);
     }
-    if (oc < noc) {
+    if (oc < noc && wk->wq) {
+        int32_t ws;
+        const int32_t *wr = wq_row((int32_t *)(uintptr_t)wk->wq, noc, wk->blocks, oc, &ws);
+        y0[oc] = RQ(oc, ta_q15w_dot_1x1(wk->q15, 4, wr, ws, wk->blocks, BIAS(oc)));
+        y1[oc] = RQ(oc, ta_q15w_dot_1x1(wk->q15 + 2, 4, wr, ws, wk->blocks, BIAS(oc)));
+    } else if (oc < noc) {
         const int8_t *w0 = wk->w + (size_t)oc * k;
         int32_t b = BIAS(oc);
         int32_t r0 = ta_tail(c0, w0, kb, k, a->zp_in, ta_q15_dot_1x1(wk->q15, 4, w0, wk->blocks, b));
@@ -201,6 +230,14 @@ static void dsp_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, const int8_
     for (int32_t b = 0; b < wk->blocks; b++) {
         wk->q15[2 * b] = wk->q15[4 * b];
         wk->q15[2 * b + 1] = wk->q15[4 * b + 1];
+    }
+    if (wk->wq) {
+        for (; oc < noc; oc++) {
+            int32_t ws;
+            const int32_t *wr = wq_row((int32_t *)(uintptr_t)wk->wq, noc, wk->blocks, oc, &ws);
+            y0[oc] = RQ(oc, ta_q15w_dot_1x1(wk->q15, 2, wr, ws, wk->blocks, BIAS(oc)));
+        }
+        return;
     }
     for (; oc + 4 <= noc; oc += 4) {
         const int8_t *w0 = wk->w + (size_t)oc * k;
@@ -285,21 +322,59 @@ static inline __attribute__((always_inline)) void dsp_conv_loop(const ta_conv_ar
     }
 }
 
-/* Weight rows of k % 4 != 0 are copied per call, zero-padded to whole
- * blocks, when they fit this budget: the columns are padded to match (with
- * zp_in, widened to 0), so no scalar tail runs per output. Short rows (a
- * 3x3x3 first layer: k = 27) are where the tail costs most. */
+/* Weight rows are copied per call into scratch, within this budget:
+ *   - widened to 16-bit pairs (2 * oc * kp bytes) when that fits
+ *     TA_CONV_WIDEN_MAX (kept below the int8 budget: it adds to the fast
+ *     arena every plan with such a conv needs) and the call has at least
+ *     TA_CONV_WIDEN_MIN_PX output pixels: the passes then
+ *     multiply pairs by pairs (ta_q15w_dot_2x2, 11 instructions per 16
+ *     MACs instead of 18) and the widening (about 4 instructions a weight)
+ *     is paid back within a few pixels;
+ *   - else, for k % 4 != 0, int8 rows zero-padded to whole blocks.
+ * Either way rows of k % 4 != 0 become whole blocks and the columns are
+ * padded to match (with zp_in, widened to 0), so no scalar tail runs per
+ * output. Short rows (a 3x3x3 first layer: k = 27) are where the tail and
+ * the in-loop widening cost most. */
 #define TA_CONV_PAD_MAX 16384u
+#define TA_CONV_WIDEN_MAX 8192u
+#define TA_CONV_WIDEN_MIN_PX 16
+
+static int can_widen(int32_t k, int32_t oc) {
+    return 2u * (uint64_t)oc * (uint64_t)((k + 3) & ~3) <= TA_CONV_WIDEN_MAX;
+}
 
 static int pad_rows(int32_t k, int32_t oc) {
     return k % 4 != 0 && (uint64_t)oc * (uint64_t)((k + 3) & ~3) <= TA_CONV_PAD_MAX;
+}
+
+/* Scratch bytes of the weight copy (the larger form that applies). */
+static uint64_t wcopy_bytes(int32_t k, int32_t oc) {
+    uint64_t n = (uint64_t)oc * (uint64_t)((k + 3) & ~3);
+    return can_widen(k, oc) ? 2u * n : pad_rows(k, oc) ? n : 0u;
+}
+
+/* Rows of k int8 weights into wq_row's pair layout, blocks of four,
+ * zero past k. */
+static void widen_weights(const int8_t *w, int32_t k, int32_t noc, int32_t blocks, int32_t *wq) {
+    for (int32_t oc = 0; oc < noc; oc++) {
+        int32_t ws, *d = wq_row(wq, noc, blocks, oc, &ws);
+        const int8_t *r = w + (size_t)oc * k;
+        for (int32_t b = 0; b < blocks; b++, d += ws) {
+            int32_t v[4];
+            for (int32_t j = 0; j < 4; j++) v[j] = 4 * b + j < k ? r[4 * b + j] : 0;
+            d[0] = (int32_t)(((uint32_t)v[0] & 0xFFFFu) | ((uint32_t)v[2] << 16));
+            d[1] = (int32_t)(((uint32_t)v[1] & 0xFFFFu) | ((uint32_t)v[3] << 16));
+        }
+    }
 }
 
 static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     const tk_geom_t *g = &a->g;
     dsp_work_t wk;
     int32_t k = g->kh * g->kw * g->ic, kp = (k + 3) & ~3;
-    int pad = pad_rows(k, g->oc);
+    uint64_t npx = (uint64_t)g->n * (uint64_t)g->oh * (uint64_t)g->ow;
+    int widen = can_widen(k, g->oc) && npx >= TA_CONV_WIDEN_MIN_PX;
+    int pad = k % 4 != 0 && (widen || pad_rows(k, g->oc));
     wk.k = pad ? kp : k;
     wk.blocks = wk.k / 4;
     wk.off = ta_lane_offset(a->zp_in);
@@ -311,13 +386,21 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     if (ta_requant_prep(&a->rq, a->bias, g->oc, ch)) return TA_FALLBACK;
     wk.ch = ch;
     wk.w = a->w;
+    wk.wq = NULL;
+    if (widen) {
+        int32_t *wq = (int32_t *)(void *)(ch + g->oc);
+        widen_weights(a->w, k, g->oc, wk.blocks, wq);
+        wk.wq = wq;
+    }
     if (pad) {
-        int8_t *wp = (int8_t *)(ch + g->oc);
-        for (int32_t oc = 0; oc < g->oc; oc++) {
-            memcpy(wp + (size_t)oc * kp, a->w + (size_t)oc * k, (size_t)k);
-            memset(wp + (size_t)oc * kp + k, 0, (size_t)(kp - k));
+        if (!widen) {
+            int8_t *wp = (int8_t *)(ch + g->oc);
+            for (int32_t oc = 0; oc < g->oc; oc++) {
+                memcpy(wp + (size_t)oc * kp, a->w + (size_t)oc * k, (size_t)k);
+                memset(wp + (size_t)oc * kp + k, 0, (size_t)(kp - k));
+            }
+            wk.w = wp;
         }
-        wk.w = wp;
         /* im2col writes k bytes: the padding stays zp (widened: 0). */
         memset(wk.col[0] + k, (int)(int8_t)a->zp_in, (size_t)(kp - k));
         memset(wk.col[1] + k, (int)(int8_t)a->zp_in, (size_t)(kp - k));
@@ -333,10 +416,10 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
 }
 
 /* Two int8 columns (word-rounded), 16 bytes per block of four, the
- * channel table, and the padded weight rows when pad_rows() holds. */
+ * channel table, and the weight copy (wcopy_bytes). */
 static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) {
     uint64_t kp = ((uint64_t)k + 3u) & ~(uint64_t)3u;
-    return 2u * kp + 4u * kp + sizeof(ta_chq_t) * (uint64_t)oc + (pad_rows(k, oc) ? kp * (uint64_t)oc : 0u);
+    return 2u * kp + 4u * kp + sizeof(ta_chq_t) * (uint64_t)oc + wcopy_bytes(k, oc);
 }
 
 #endif

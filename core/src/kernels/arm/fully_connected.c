@@ -6,8 +6,10 @@
  * to the reference, which reports them. Each batch row is a column against
  * the [OC, IC] weight rows:
  *   - DSP: rows widened once to 16-bit pairs (-zp_in added, in scratch),
- *     then two batch rows x two output channels per pass (ta_q15_dot_2x2),
- *     a single row one x four channels (ta_q15_dot_1x4);
+ *     then two batch rows x two output channels per pass (ta_q15_dot_2x2);
+ *     a single row one x two channels (ta_q15_dot_1x2: LDRD weight loads,
+ *     so only when the rows are word aligned and k % 4 == 0), else one x
+ *     four (ta_q15_dot_1x4, LDR, any alignment, scalar k % 4 tail);
  *   - MVE: one row x four channels per pass, the weight sums that fold in
  *     the input zero point accumulated in the same loop, four outputs
  *     requantised per vector.
@@ -178,6 +180,15 @@ static inline __attribute__((always_inline)) void fc_rows(const fc_args_t *a, in
         int8_t *y0 = a->y + (size_t)b * a->oc;
         ta_q15_widen(x0, blocks, off, q15, 2);
         int32_t o = 0;
+        if (ta_q15_dot_1x2_ok(a->w, k)) { /* word-aligned rows, no tail: LDRD pairs of rows */
+            const int8_t *w0 = a->w;
+            for (; o + 2 <= a->oc; o += 2, w0 += 2 * k) {
+                int32_t acc[2] = {ch[o].bias, ch[o + 1].bias};
+                ta_q15_dot_1x2(q15, w0, w0 + k, blocks, acc);
+                y0[o] = RQ(o, acc[0]);
+                y0[o + 1] = RQ(o + 1, acc[1]);
+            }
+        }
         for (; o + 4 <= a->oc; o += 4) {
             const int8_t *w0 = a->w + (size_t)o * k;
             int32_t acc[4] = {ch[o].bias, ch[o + 1].bias, ch[o + 2].bias, ch[o + 3].bias};
