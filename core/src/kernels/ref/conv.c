@@ -44,10 +44,14 @@ static void conv_block(const tk_geom_t *gp, const float *x, float *y, const floa
                 int32_t kwlo, kwhi;
                 tk_taps(xbase, g.kw, g.dw, g.iw, &kwlo, &kwhi);
                 float *yp = yrow + (size_t)ow * g.oc;
-                /* Loops over s[] run to the constant CONV_LANES (with j < lanes
-                 * tests inside) so they unroll and s[] stays in registers. */
-                float s[CONV_LANES];
-                for (int32_t j = 0; j < CONV_LANES; j++) s[j] = first ? bias4[j] : (j < lanes ? yp[j] : 0.0f);
+                /* s[] starts from one plain array and every loop over it runs
+                 * to the constant CONV_LANES, so it can live in one vector
+                 * register. */
+                float s[CONV_LANES], part[CONV_LANES] = {0};
+                if (!first)
+                    for (int32_t j = 0; j < lanes; j++) part[j] = yp[j];
+                const float *init = first ? bias4 : part;
+                for (int32_t j = 0; j < CONV_LANES; j++) s[j] = init[j];
                 for (int32_t kh = khlo; kh < khhi; kh++) {
                     const float *xrow = x + ((size_t)n * g.in_rows + (ybase + kh * g.dh)) * g.iw * ic;
                     const float *wrow = wt + (size_t)(kh - r0) * kwic * CONV_LANES;
@@ -60,8 +64,12 @@ static void conv_block(const tk_geom_t *gp, const float *x, float *y, const floa
                         }
                     }
                 }
-                for (int32_t j = 0; j < CONV_LANES; j++)
-                    if (j < lanes) yp[j] = last ? act_f32(act, s[j]) : s[j];
+                if (last)
+                    for (int32_t j = 0; j < CONV_LANES; j++) s[j] = act_f32(act, s[j]);
+                /* all four lanes are stored, through part[] for a short last block */
+                float *dst = lanes == CONV_LANES ? yp : part;
+                for (int32_t j = 0; j < CONV_LANES; j++) dst[j] = s[j];
+                for (int32_t j = 0; dst == part && j < lanes; j++) yp[j] = part[j];
             }
         }
     }
