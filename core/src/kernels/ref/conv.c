@@ -44,9 +44,11 @@ static void conv_block(const tk_geom_t *gp, const float *x, float *y, const floa
                 int32_t kwlo, kwhi;
                 tk_taps(xbase, g.kw, g.dw, g.iw, &kwlo, &kwhi);
                 float *yp = yrow + (size_t)ow * g.oc;
-                /* s[] starts from one plain array and every loop over it runs
-                 * to the constant CONV_LANES, so it can live in one vector
-                 * register. */
+                /* s[] starts from one plain array, ends in one, and every loop
+                 * over it runs to the constant CONV_LANES, so it can live in
+                 * one vector register: with per-lane conditional starts and
+                 * stores clang's SLP vectoriser judged it not worth it and the
+                 * wasm build stayed scalar. */
                 float s[CONV_LANES], part[CONV_LANES] = {0};
                 if (!first)
                     for (int32_t j = 0; j < lanes; j++) part[j] = yp[j];
