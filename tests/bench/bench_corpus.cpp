@@ -6,7 +6,7 @@
 // call are charged to the kernels' side to keep the "outside" figure honest
 // (it can only be overstated by the timer's own cost, not understated).
 //
-// A second family, "run/<plan>", times the plain run (the dispatcher called
+// A second family, "run/<plan>.<input>", times the plain run (the dispatcher called
 // directly, no hook) and reports the fastest single run as min_run_us: the
 // native side of the wasm/native ratio (web/tests/bench_run.mjs), which times
 // the very same call inside the wasm module. Minima, because the machine the
@@ -150,8 +150,11 @@ const int kRegistered = [] {
         const std::string c = std::string(p) + ".pattern";
         benchmark::RegisterBenchmark(p, [c](benchmark::State &s) { BM_Run(s, c, true); })
             ->Unit(benchmark::kMicrosecond);
-        benchmark::RegisterBenchmark((std::string("run/") + p).c_str(), [c](benchmark::State &s) { BM_Run(s, c, false); })
-            ->Unit(benchmark::kMicrosecond);
+        for (const char *input : {"pattern", "random"}) {
+            const std::string ci = std::string(p) + "." + input;
+            benchmark::RegisterBenchmark(("run/" + ci).c_str(), [ci](benchmark::State &s) { BM_Run(s, ci, false); })
+                ->Unit(benchmark::kMicrosecond);
+        }
     }
     return 0;
 }();

@@ -8,6 +8,7 @@
 // 10-bit bilinear path with int64 sums.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "test_kernels_plan.h"
 
@@ -90,6 +91,62 @@ TEST(SpatialConvEdges, F32ConvMatchesWindowReferenceOnEdgeShapes) {
     }
 }
 
+// The float Conv computes output channels four at a time over chunks of 64
+// taps (ref/conv.c); each output must still be the float sum in the
+// documented order: bias, then taps in kh, kw, ic order, one rounding per add.
+// Shapes: partial lane blocks (oc 1, 6), tap counts past one and two chunks
+// (3x3x20 = 180, 5x5x3 = 75), pads, strides, dilation, and ReLU6.
+TEST(SpatialConvEdges, F32ConvBitExactInDocumentedOrderAcrossLaneBlocksAndTapChunks) {
+    const ConvCfg cfgs[] = {
+        {1, 6, 5, 20, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  // 180 taps: three chunks, oc 6 = 4 + 2 lanes
+        {2, 9, 8, 3, 1, 5, 5, 2, 1, 2, 1, 0, 3, 1, 2},   // 75 taps, oc 1, batch 2, stride, dilation w
+        {1, 7, 7, 64, 5, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1},  // 1x1 with exactly one full chunk
+        {1, 4, 4, 65, 4, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1},  // one tap past the chunk
+    };
+    for (const ConvCfg &c : cfgs) {
+        for (uint8_t act : {(uint8_t)TIGRIS_ACT_NONE, (uint8_t)TIGRIS_ACT_RELU6}) {
+            KPlan p;
+            uint16_t x = p.tensor(F32, {c.n, c.ih, c.iw, c.ic}), y = p.tensor(F32, {c.n, c.oh(), c.ow(), c.oc});
+            auto xv = kt::ramp_f32((size_t)c.n * c.ih * c.iw * c.ic, 7);
+            auto wv = kt::ramp_f32((size_t)c.oc * c.kh * c.kw * c.ic, 8);
+            auto bv = kt::ramp_f32((size_t)c.oc, 9);
+            uint16_t op = p.op(TIGRIS_OP_CONV, {x}, {y});
+            p.spatial(op, c.kh, c.kw, c.sh, c.sw, c.pt, c.pb, c.pl, c.pr, c.dh, c.dw);
+            p.ops[op].weight_idx = p.weight(wv);
+            p.ops[op].bias_idx = p.weight(bv);
+            p.ops[op].fused_act = act;
+            p.finish();
+            p.set(x, xv);
+            ASSERT_EQ(p.run_f32(op), 0);
+            auto got = p.get<float>(y);
+            ASSERT_EQ(got.size(), (size_t)c.n * c.oh() * c.ow() * c.oc);
+            for (int n = 0; n < c.n; n++)
+                for (int oy = 0; oy < c.oh(); oy++)
+                    for (int ox = 0; ox < c.ow(); ox++)
+                        for (int o = 0; o < c.oc; o++) {
+                            volatile float s = bv[o];  // volatile: one float rounding per add, no contraction
+                            for (int ky = 0; ky < c.kh; ky++)
+                                for (int kx = 0; kx < c.kw; kx++) {
+                                    int iy = oy * c.sh - c.pt + ky * c.dh, ix = ox * c.sw - c.pl + kx * c.dw;
+                                    if (iy < 0 || iy >= c.ih || ix < 0 || ix >= c.iw) continue;
+                                    for (int i = 0; i < c.ic; i++) {
+                                        float prod = xv[((n * c.ih + iy) * c.iw + ix) * c.ic + i] *
+                                                     wv[((o * c.kh + ky) * c.kw + kx) * c.ic + i];
+                                        s = s + prod;
+                                    }
+                                }
+                            float want = s;
+                            if (act == TIGRIS_ACT_RELU6) want = std::min(std::max(want, 0.0f), 6.0f);
+                            size_t at = ((size_t)(n * c.oh() + oy) * c.ow() + ox) * c.oc + o;
+                            uint32_t gb, wb;
+                            std::memcpy(&gb, &got[at], 4);
+                            std::memcpy(&wb, &want, 4);
+                            ASSERT_EQ(gb, wb) << "ic " << c.ic << " oc " << c.oc << " at " << at;
+                        }
+        }
+    }
+}
+
 TEST(SpatialConvEdges, S8ConvAndDepthwiseOnPaddedStridedDilatedShapes) {
     ConvCfg c{1, 5, 6, 2, 4, 3, 3, 2, 1, 2, 1, 1, 2, 1, 2};
     for (int depthwise = 0; depthwise < 2; depthwise++) {
@@ -130,6 +187,59 @@ TEST(SpatialConvEdges, S8ConvAndDepthwiseOnPaddedStridedDilatedShapes) {
                     int want = clamp(ref_mbqm((int32_t)acc, m, s) + 5, -100, 120);
                     EXPECT_EQ(got[(oy * c.ow() + ox) * c.oc + o], want) << depthwise << " " << oy << "," << ox << "," << o;
                 }
+    }
+}
+
+// The int8 Conv takes two paths (s8/conv.c): up to 64 taps, output channels
+// four at a time over transposed weights; beyond, one channel at a time. Both
+// against the same reference, with per-channel requantisation and a partial
+// last block of channels.
+TEST(SpatialConvEdges, S8ConvBothPathsPerChannelAndPartialLaneBlock) {
+    const ConvCfg cfgs[] = {
+        {1, 6, 5, 3, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  // 27 taps: blocked, oc 6 = 4 + 2 lanes
+        {2, 5, 7, 9, 5, 3, 3, 2, 1, 1, 0, 2, 1, 1, 2},  // 81 taps: channel loop, batch 2
+        {1, 4, 4, 64, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1}, // exactly 64 taps: blocked
+    };
+    for (const ConvCfg &c : cfgs) {
+        KPlan p;
+        std::vector<int32_t> ms, ss, bv;
+        for (int o = 0; o < c.oc; o++) {
+            ms.push_back(1073741824 + 97531 * o * 1000);
+            ss.push_back(-7 - (o % 3));
+            bv.push_back(-3000 + 1111 * o);
+        }
+        uint16_t qx = p.quant(0.5f, 4), qy = p.quant(0.25f, -7, ms, ss);
+        uint16_t x = p.tensor(S8, {c.n, c.ih, c.iw, c.ic}, qx), y = p.tensor(S8, {c.n, c.oh(), c.ow(), c.oc}, qy);
+        auto xv = kt::ramp_s8((size_t)c.n * c.ih * c.iw * c.ic, 11);
+        auto wv = kt::ramp_s8((size_t)c.oc * c.kh * c.kw * c.ic, 12);
+        uint16_t op = p.op(TIGRIS_OP_CONV, {x}, {y});
+        p.spatial(op, c.kh, c.kw, c.sh, c.sw, c.pt, c.pb, c.pl, c.pr, c.dh, c.dw);
+        p.ops[op].weight_idx = p.weight(wv);
+        p.ops[op].bias_idx = p.weight(bv);
+        p.ops[op].act_min = -120;
+        p.ops[op].act_max = 110;
+        p.finish();
+        p.set(x, xv);
+        ASSERT_EQ(p.run_s8(op), 0);
+        auto got = p.get<int8_t>(y);
+        ASSERT_EQ(got.size(), (size_t)c.n * c.oh() * c.ow() * c.oc);
+        for (int n = 0; n < c.n; n++)
+            for (int oy = 0; oy < c.oh(); oy++)
+                for (int ox = 0; ox < c.ow(); ox++)
+                    for (int o = 0; o < c.oc; o++) {
+                        int64_t acc = bv[o];
+                        for (int ky = 0; ky < c.kh; ky++)
+                            for (int kx = 0; kx < c.kw; kx++) {
+                                int iy = oy * c.sh - c.pt + ky * c.dh, ix = ox * c.sw - c.pl + kx * c.dw;
+                                if (iy < 0 || iy >= c.ih || ix < 0 || ix >= c.iw) continue;
+                                for (int i = 0; i < c.ic; i++)
+                                    acc += (int64_t)(xv[((n * c.ih + iy) * c.iw + ix) * c.ic + i] - 4) *
+                                           wv[((o * c.kh + ky) * c.kw + kx) * c.ic + i];
+                            }
+                        int want = clamp(ref_mbqm((int32_t)acc, ms[o], ss[o]) - 7, -120, 110);
+                        size_t at = ((size_t)(n * c.oh() + oy) * c.ow() + ox) * c.oc + o;
+                        ASSERT_EQ(got[at], want) << "ic " << c.ic << " oc " << o << " at " << at;
+                    }
     }
 }
 

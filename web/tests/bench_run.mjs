@@ -3,7 +3,7 @@
 //
 //   WASM_DIR      build/wasm/wasm/web (tigris.js, tigris_core.mjs/.wasm)
 //   SHARED_DIR    ../shared (the corpus)
-//   NATIVE_BENCH  build/host/tests/bench/tigris_bench (the "run/<plan>" family)
+//   NATIVE_BENCH  build/host/tests/bench/tigris_bench (the "run/<plan>.<input>" family)
 //   --rounds R    interleaved rounds (default 5); every figure is a minimum over them
 //   --runs N      wasm runs per plan and round (default 100)
 //   --native-time S  google-benchmark min time per plan and round (default 0.3 s)
@@ -16,7 +16,7 @@
 // and the kernels), with the arenas set up and the inputs placed before the
 // clock starts, the plan's required fast arena and the default slow arena
 // (every tensor twice), the backend the plan's data dtype picks, no trace
-// callback. Native: the "run/<plan>" benchmarks of tigris_bench (the host
+// callback. Native: the "run/<plan>.<input>" benchmarks of tigris_bench (the host
 // build: gcc, RelWithDebInfo), fastest single run. Wasm: the same call timed
 // inside the module (plan.run(...).coreMs), fastest of N runs, in node and in
 // Debian's Chromium. Process and module start-up are outside every figure.
@@ -69,13 +69,13 @@ const cases = PLANS.map((p) => ({ plan: p, c: `${p}.${opt.input}` }));
 
 // ---- native: one tigris_bench process per round, every plan in it ----
 function nativeRound() {
-  const out = execFileSync(opt.nativeBench, ['--benchmark_filter=^run/', '--benchmark_format=json',
+  const out = execFileSync(opt.nativeBench, [`--benchmark_filter=^run/.*\\.${opt.input}$`, '--benchmark_format=json',
     `--benchmark_min_time=${opt.nativeTime}`], { env: { ...process.env, TIGRIS_SHARED_DIR: opt.shared },
     maxBuffer: 1 << 24 }).toString();
   const ms = {};
   for (const b of JSON.parse(out).benchmarks) {
     if (b.error_occurred) throw new Error(`native ${b.name}: ${b.error_message}`);
-    ms[b.name.replace(/^run\//, '')] = b.min_run_us / 1000;
+    ms[b.name.replace(/^run\//, '').replace(`.${opt.input}`, '')] = b.min_run_us / 1000;
   }
   return ms;
 }

@@ -18,6 +18,11 @@ static float act_f32(uint8_t act, float v) {
     return v;
 }
 
+/* Element (n, iy, ix, c) of the input band. */
+static inline size_t pool_at(const tk_geom_t *g, int32_t n, int32_t iy, int32_t ix, int32_t c) {
+    return (((size_t)n * g->in_rows + iy) * g->iw + ix) * g->ic + c;
+}
+
 static int pool(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int is_max) {
     tk_view_t iv, ov;
     int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
@@ -41,20 +46,26 @@ static int pool(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *
                 int32_t count = (khhi - khlo) * (kwhi - kwlo);
                 float *yp = y + (((size_t)n * g.out_rows + orow) * g.ow + ow) * g.oc;
                 for (int32_t c = 0; c < g.oc; c++) {
-                    float acc = is_max == POOL_MAX ? -FLT_MAX : 0.0f;
-                    for (int32_t kh = khlo; kh < khhi; kh++) {
-                        int32_t iy = ybase + kh * g.dh;
-                        for (int32_t kw = kwlo; kw < kwhi; kw++) {
-                            int32_t ix = xbase + kw * g.dw;
-                            float v = x[(((size_t)n * g.in_rows + iy) * g.iw + ix) * g.ic + c];
-                            if (is_max == POOL_MAX) {
+                    /* One window loop per kind, so the kind is tested once per
+                     * output, not once per tap (no compiler has to unswitch it). */
+                    float acc = 0.0f;
+                    if (is_max == POOL_MAX) {
+                        acc = -FLT_MAX;
+                        for (int32_t kh = khlo; kh < khhi; kh++)
+                            for (int32_t kw = kwlo; kw < kwhi; kw++) {
+                                float v = x[pool_at(&g, n, ybase + kh * g.dh, xbase + kw * g.dw, c)];
                                 if (v > acc) acc = v;
-                            } else if (is_max == POOL_L2) {
-                                acc += v * v;
-                            } else {
-                                acc += v;
                             }
-                        }
+                    } else if (is_max == POOL_L2) {
+                        for (int32_t kh = khlo; kh < khhi; kh++)
+                            for (int32_t kw = kwlo; kw < kwhi; kw++) {
+                                float v = x[pool_at(&g, n, ybase + kh * g.dh, xbase + kw * g.dw, c)];
+                                acc += v * v;
+                            }
+                    } else {
+                        for (int32_t kh = khlo; kh < khhi; kh++)
+                            for (int32_t kw = kwlo; kw < kwhi; kw++)
+                                acc += x[pool_at(&g, n, ybase + kh * g.dh, xbase + kw * g.dw, c)];
                     }
                     if (is_max == POOL_L2) {
                         if (count == 0) return -1;

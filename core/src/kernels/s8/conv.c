@@ -24,6 +24,78 @@ static int32_t requant_out(const tigris_plan_t *plan, const tigris_op_t *op, con
     return fx_clamp(q, op->act_min, op->act_max);
 }
 
+/* Small-channel convolutions (kh*kw*ic up to S8_CHUNK taps, which is where
+ * the ic loop below is too short for a compiler to vectorise) compute output
+ * channels S8_LANES at a time: the block's weights are copied, transposed to
+ * [tap][lane] and widened to int32, into a stack buffer, so the innermost
+ * loop is S8_LANES independent int32 multiply-adds on adjacent values (one
+ * SIMD multiply and add under gcc and clang). The sums are the same wrapping
+ * int32 sums of the same products, so the bytes are the same. */
+#define S8_LANES 4
+#define S8_CHUNK 64 /* taps: 64 x 4 int32 = 1 KiB of stack */
+/* The ic loop below is an integer sum, which clang's loop vectoriser may
+ * reorder, and it would: across ic, with gathered weights, three times
+ * slower in wasm than leaving it to the lane loop. Other compilers ignore
+ * the hint (gcc vectorises the lane loop by itself). */
+#if defined(__clang__)
+#define S8_KEEP_IC_LOOP_SCALAR _Pragma("clang loop vectorize(disable)")
+#else
+#define S8_KEEP_IC_LOOP_SCALAR
+#endif
+
+static int conv_blocked(const tigris_plan_t *plan, const tigris_op_t *op, const tk_geom_t *g, const int8_t *x,
+                        int8_t *y, const int8_t *w, const uint8_t *bias, const s8_io_t *io) {
+    const int32_t kwic = g->kw * g->ic, taps = g->kh * kwic;
+    int32_t wt[S8_CHUNK * S8_LANES];
+    for (int32_t oc0 = 0; oc0 < g->oc; oc0 += S8_LANES) {
+        int32_t lanes = g->oc - oc0 < S8_LANES ? g->oc - oc0 : S8_LANES;
+        int32_t m[S8_LANES], sh[S8_LANES];
+        uint32_t b[S8_LANES];
+        for (int32_t j = 0; j < lanes; j++) {
+            if (tk_requant(plan, io->out, oc0 + j, &m[j], &sh[j])) return -1;
+            b[j] = bias ? (uint32_t)tk_ld_i32(bias, (uint32_t)(oc0 + j)) : 0u;
+        }
+        /* unused lanes of the last block multiply zero weights and are never stored */
+        for (int32_t t = 0; t < taps; t++)
+            for (int32_t j = 0; j < S8_LANES; j++)
+                wt[t * S8_LANES + j] = j < lanes ? (int32_t)w[(size_t)(oc0 + j) * (size_t)taps + (size_t)t] : 0;
+        for (int32_t n = 0; n < g->n; n++) {
+            for (int32_t oh = 0; oh < g->oh; oh++) {
+                int32_t orow = oh + g->out_row0;
+                int32_t ybase = orow * g->sh - g->pt - g->in_row_shift;
+                int32_t khlo, khhi;
+                tk_taps(ybase, g->kh, g->dh, g->ih, &khlo, &khhi);
+                for (int32_t ow = 0; ow < g->ow; ow++) {
+                    int32_t xbase = ow * g->sw - g->pl;
+                    int32_t kwlo, kwhi;
+                    tk_taps(xbase, g->kw, g->dw, g->iw, &kwlo, &kwhi);
+                    uint32_t acc[S8_LANES] = {0}; /* wrapping int32 sums, as TFLite's */
+                    for (int32_t kh = khlo; kh < khhi; kh++) {
+                        int32_t iy = ybase + kh * g->dh;
+                        for (int32_t kw = kwlo; kw < kwhi; kw++) {
+                            int32_t ix = xbase + kw * g->dw;
+                            const int8_t *xp = x + (((size_t)n * g->in_rows + iy) * g->iw + ix) * g->ic;
+                            const int32_t *wp = wt + (size_t)(kh * kwic + kw * g->ic) * S8_LANES;
+                            S8_KEEP_IC_LOOP_SCALAR
+                            for (int32_t c = 0; c < g->ic; c++) {
+                                int32_t xv = (int32_t)xp[c] - io->zp_in;
+                                for (int32_t j = 0; j < S8_LANES; j++)
+                                    acc[j] += (uint32_t)xv * (uint32_t)wp[c * S8_LANES + j];
+                            }
+                        }
+                    }
+                    int8_t *yp = y + (((size_t)n * g->out_rows + orow) * g->ow + ow) * g->oc + oc0;
+                    for (int32_t j = 0; j < lanes; j++) {
+                        int32_t q = fx_wadd(fx_mbqm((int32_t)(acc[j] + b[j]), m[j], sh[j]), io->zp_out);
+                        yp[j] = (int8_t)fx_clamp(q, op->act_min, op->act_max);
+                    }
+                }
+            }
+        }
+    }
+    return 0;
+}
+
 static int conv_core(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int32_t ii, int32_t oi,
                      const tk_view_t *ivp, const tk_view_t *ovp, int depthwise) {
     tk_view_t iv = *ivp, ov = *ovp;
@@ -51,6 +123,8 @@ static int conv_core(const tigris_plan_t *plan, const tigris_op_t *op, tigris_me
     int8_t *y = (int8_t *)tk_buf(mem, oi);
     if (!w || !x || !y) return -1;
     s8_io_t io = {ov.t, tk_zero_point(plan, iv.t), tk_zero_point(plan, ov.t)};
+    if (!depthwise && (uint64_t)g.kh * (uint64_t)g.kw * (uint64_t)g.ic <= S8_CHUNK)
+        return conv_blocked(plan, op, &g, x, y, w, bias, &io);
     int err = 0;
     for (int32_t n = 0; n < g.n; n++) {
         for (int32_t oh = 0; oh < g.oh; oh++) {
