@@ -62,8 +62,7 @@ public:
     std::optional<Rewrite> run() {
         if (!make_nodes()) return std::nullopt;
         const int32_t out_t = nodes_.back().out;
-        const tfl::Tensor &ot = tensor(out_t);
-        const int32_t h = ot.shape[1];
+        const int32_t h = tensor(out_t).shape[1];
         if (plan_.bands < 2 || plan_.bands > 10 || plan_.bands > h) return std::nullopt;
         std::vector<int32_t> band_outputs;
         for (int k = 0; k < plan_.bands; ++k) {
@@ -205,12 +204,12 @@ private:
         if (a == src_lo && b == src_hi) return src;
         const auto key = std::make_tuple(src, a, b);
         if (auto it = slices_.find(key); it != slices_.end()) return it->second;
-        const tfl::Tensor &x = tensor(src);
-        const int32_t w = x.shape[2], c = x.shape[3];
+        const int32_t w = tensor(src).shape[2], c = tensor(src).shape[3];
         const int32_t begin = int32_const({0, a - src_lo, 0, 0}, {4}, "export/slice_begin");
         const int32_t size = int32_const({1, b - a, w, c}, {4}, "export/slice_size");
-        const int32_t o = band_tensor(tensor(src), tensor(t).name + "/band" + std::to_string(k) + "/rows" +
-                                                       std::to_string(a) + "_" + std::to_string(b), b - a, w, c);
+        const tfl::Tensor like = tensor(src);
+        const int32_t o = band_tensor(like, tensor(t).name + "/band" + std::to_string(k) + "/rows" +
+                                                std::to_string(a) + "_" + std::to_string(b), b - a, w, c);
         tfl::Operator op;
         op.opcode_index = opcode(tfl::kSlice);
         op.inputs = {src, begin, size};
@@ -224,11 +223,11 @@ private:
 
     // PAD (or PADV2 with the int8 minimum in front of a max pool, which then
     // never wins) that adds `pads` (N, H, W, C pairs) to `in`.
-    int32_t pad(int k, int32_t in, const std::array<int32_t, 8> &pads, bool for_max_pool, const tfl::Tensor &quant_of) {
-        const tfl::Tensor &x = tensor(in);
+    // `quant_of` is taken by value: adding tensors moves the tensor table.
+    int32_t pad(int32_t in, const std::array<int32_t, 8> &pads, bool for_max_pool, tfl::Tensor quant_of) {
+        const tfl::Tensor x = tensor(in);
         const int32_t o = band_tensor(quant_of, x.name + "/pad", x.shape[1] + pads[2] + pads[3],
                                       x.shape[2] + pads[4] + pads[5], x.shape[3] + pads[6] + pads[7]);
-        (void)k;
         tfl::Operator op;
         const int32_t amounts = int32_const(std::vector<int32_t>(pads.begin(), pads.end()), {4, 2}, "export/paddings");
         if (for_max_pool) {
@@ -292,7 +291,7 @@ private:
                 const Need nd = rows_needed(n, r.lo, r.hi, tensor(t).shape[1]);
                 int32_t v = view(k, t, nd.a, nd.b);
                 if (n.kind == Node::kSpatial && (nd.pad_top || nd.pad_bottom || n.pl || n.pr))
-                    v = pad(k, v, {0, 0, nd.pad_top, nd.pad_bottom, n.pl, n.pr, 0, 0}, n.max_pool, tensor(t));
+                    v = pad(v, {0, 0, nd.pad_top, nd.pad_bottom, n.pl, n.pr, 0, 0}, n.max_pool, tensor(t));
                 if (n.kind == Node::kPad) {
                     std::array<int32_t, 8> p = n.pads;
                     p[2] = nd.pad_top;
@@ -308,7 +307,7 @@ private:
                 band_[n.out] = {*alias, r.lo, r.hi};
                 continue;
             }
-            const tfl::Tensor &ot = tensor(n.out);
+            const tfl::Tensor ot = tensor(n.out);
             const int32_t o = band_tensor(ot, ot.name + "/band" + std::to_string(k), r.hi - r.lo, ot.shape[2], ot.shape[3]);
             op.outputs = {o};
             emitted_.push_back(std::move(op));

@@ -362,7 +362,7 @@ Model read_model(std::span<const uint8_t> file) {
             t.name = tt.str(3, "name");
             if (tt.ref(4)) {
                 Table q = tt.sub(4, "quantization");
-                q.note_unknown({0, 1, 2, 3, 6}, "QuantizationParameters", notes);
+                q.note_unknown({0, 1, 2, 3, 4, 5, 6}, "QuantizationParameters", notes);  // 4, 5: noted below
                 t.quant.min = q.scalars<float>(0, "min");
                 t.quant.max = q.scalars<float>(1, "max");
                 t.quant.scale = q.scalars<float>(2, "scale");
