@@ -103,6 +103,8 @@ ExportResult export_model(std::span<const uint8_t> file, Target target) {
     if (!best) throw std::logic_error("export: the chosen rewrite could not be rebuilt");
     r.written = true;
     r.after = arena(best->model, target);
+    if (r.after.head != best_fig.head || r.after.tail != best_fig.tail)
+        throw std::logic_error("export: the lean candidate and the written model differ in their arena");
     r.run_first = best_plan.run.first;
     r.run_last = best_plan.run.last;
     r.bands = best_plan.bands;
