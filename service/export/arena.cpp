@@ -163,15 +163,12 @@ std::vector<int64_t> scratch_requests(const tfl::Model &m, const tfl::SubGraph &
     const tfl::Tensor *in = input_tensor(sg, op, 0);
     const tfl::Tensor *axis = input_tensor(sg, op, 1);
     const int64_t rank = in ? static_cast<int64_t>(in->shape.size()) : 0;
-    int64_t axes = 1;
-    if (axis) for (int32_t d : axis->shape) axes *= d;
+    const int64_t axes = axis && element_size(axis->type) ? tensor_bytes(*axis) / element_size(axis->type) : 1;
     if (code == tfl::kMean || code == kSum) {
         std::vector<int64_t> r;
         if (in && (in->type == tfl::TensorType::Int8 || in->type == tfl::TensorType::Int16)) {
             const tfl::Tensor *out = output_tensor(sg, op, 0);
-            int64_t n = 1;
-            if (out) for (int32_t d : out->shape) n *= d;
-            r.push_back(4 * n);
+            r.push_back(out ? 4 * (tensor_bytes(*out) / element_size(out->type)) : 0);
         }
         r.push_back(4 * rank);
         r.push_back(4 * axes);
@@ -238,8 +235,14 @@ int64_t element_size(tfl::TensorType t) {
 }
 
 int64_t tensor_bytes(const tfl::Tensor &t) {
+    // Saturates at 2^50 bytes so that hostile shapes cannot overflow the
+    // planner's sums (no real arena comes near it).
+    constexpr int64_t kCap = int64_t{1} << 50;
     int64_t n = element_size(t.type);
-    for (int32_t d : t.shape) n *= d;
+    for (int32_t d : t.shape) {
+        if (d == 0) return 0;
+        n = (n > kCap / d) ? kCap : n * d;
+    }
     return n;
 }
 

@@ -57,6 +57,12 @@ public:
     Builder(const tfl::Model &m, const BandPlan &plan) : src_(m), plan_(plan), out_(m) {
         sg_ = &out_.subgraphs[0];
         n_orig_ = sg_->tensors.size();
+        // Room for every band tensor and constant, so the table is not
+        // moved while the rewrite grows it (a band adds at most a slice, a
+        // pad and an output per operator, plus their constants).
+        const size_t run_ops = plan.run.last >= plan.run.first ? plan.run.last - plan.run.first + 1 : 0;
+        sg_->tensors.reserve(n_orig_ + static_cast<size_t>(plan.bands) * (6 * run_ops + 4) + 8);
+        emitted_.reserve(static_cast<size_t>(plan.bands) * 4 * run_ops + 1);
     }
 
     std::optional<Rewrite> run() {
@@ -338,7 +344,9 @@ private:
     std::optional<Rewrite> finish() {
         tfl::SubGraph &sg = *sg_;
         const auto &orig_ops = src_.subgraphs[0].operators;
-        std::vector<tfl::Operator> ops(orig_ops.begin(), orig_ops.begin() + static_cast<long>(plan_.run.first));
+        std::vector<tfl::Operator> ops;
+        ops.reserve(orig_ops.size() + emitted_.size());
+        ops.insert(ops.end(), orig_ops.begin(), orig_ops.begin() + static_cast<long>(plan_.run.first));
         for (auto &op : emitted_) ops.push_back(std::move(op));
         ops.insert(ops.end(), orig_ops.begin() + static_cast<long>(plan_.run.last + 1), orig_ops.end());
         sg.operators = std::move(ops);
@@ -364,6 +372,7 @@ private:
                 for (const auto &x : *side) mark(used, static_cast<int32_t>(x.tensor_index));
         std::vector<int32_t> remap(nt, -1);
         std::vector<tfl::Tensor> kept;
+        kept.reserve(nt);
         for (size_t t = 0; t < nt; ++t) {
             if (t < n_orig_ && was_used[t] && !used[t]) continue;
             remap[t] = static_cast<int32_t>(kept.size());

@@ -85,7 +85,11 @@ std::optional<Node> node_for(const tfl::Model &m, size_t op_index) {
             kh = f.shape[1];
             kw = f.shape[2];
         }
-        if (kh < 1 || kw < 1 || o.dilation_h < 1 || o.dilation_w < 1) return std::nullopt;
+        // Bounds keep the row arithmetic far from overflow on hostile files.
+        constexpr int32_t kMax = 1 << 12;
+        if (kh < 1 || kw < 1 || o.dilation_h < 1 || o.dilation_w < 1 || kh > kMax || kw > kMax ||
+            o.dilation_h > kMax || o.dilation_w > kMax || o.stride_h > kMax || o.stride_w > kMax)
+            return std::nullopt;
         n.kind = Node::kSpatial;
         n.stride = o.stride_h;
         n.eff = (kh - 1) * (pool ? 1 : o.dilation_h) + 1;
@@ -97,7 +101,7 @@ std::optional<Node> node_for(const tfl::Model &m, size_t op_index) {
             return std::nullopt;
         }
         // The geometry must be the one TFLM computes, or bands would not add up.
-        const int64_t ph = in.shape[1] + n.pt + n.pb, pw = in.shape[2] + n.pl + n.pr;
+        const int64_t ph = int64_t{in.shape[1]} + n.pt + n.pb, pw = int64_t{in.shape[2]} + n.pl + n.pr;
         if (ph < n.eff || pw < eff_w || (ph - n.eff) / o.stride_h + 1 != out.shape[1] ||
             (pw - eff_w) / o.stride_w + 1 != out.shape[2])
             return std::nullopt;
@@ -118,8 +122,8 @@ std::optional<Node> node_for(const tfl::Model &m, size_t op_index) {
         n.pb = (*p)[3];
         n.pl = (*p)[4];
         n.pr = (*p)[5];
-        if (out.shape[1] != in.shape[1] + n.pt + n.pb || out.shape[2] != in.shape[2] + n.pl + n.pr ||
-            out.shape[3] != in.shape[3] + (*p)[6] + (*p)[7])
+        if (out.shape[1] != int64_t{in.shape[1]} + n.pt + n.pb || out.shape[2] != int64_t{in.shape[2]} + n.pl + n.pr ||
+            out.shape[3] != int64_t{in.shape[3]} + (*p)[6] + (*p)[7])
             return std::nullopt;
         return n;
     }
@@ -194,14 +198,20 @@ int64_t model_macs(const tfl::Model &m) {
             const int32_t code = m.operator_codes[op.opcode_index].builtin;
             if (code != tfl::kConv2D && code != tfl::kDepthwiseConv2D && code != tfl::kFullyConnected) continue;
             if (op.outputs.empty() || op.inputs.size() < 2 || op.inputs[1] < 0) continue;
-            int64_t out = 1;
-            for (int32_t d : sg.tensors[static_cast<size_t>(op.outputs[0])].shape) out *= d;
+            // Element counts (saturating, like tensor_bytes) of the output and
+            // of the filter's per-output-element part.
+            auto count = [](const std::vector<int32_t> &shape, size_t from) {
+                double n = 1;
+                for (size_t i = from; i < shape.size(); ++i) n *= shape[i];
+                return n;
+            };
             const auto &f = sg.tensors[static_cast<size_t>(op.inputs[1])].shape;
-            int64_t per = 1;
-            if (code == tfl::kConv2D && f.size() == 4) per = int64_t{f[1]} * f[2] * f[3];
-            else if (code == tfl::kDepthwiseConv2D && f.size() == 4) per = int64_t{f[1]} * f[2];
+            double per = 0;
+            if (code == tfl::kConv2D && f.size() == 4) per = count(f, 1);
+            else if (code == tfl::kDepthwiseConv2D && f.size() == 4) per = count({f[1], f[2]}, 0);
             else if (code == tfl::kFullyConnected && f.size() == 2) per = f[1];
-            total += out * per;
+            const double macs = count(sg.tensors[static_cast<size_t>(op.outputs[0])].shape, 0) * per;
+            total += macs < 1e18 ? static_cast<int64_t>(macs) : int64_t{1000000000000000000};
         }
     }
     return total;

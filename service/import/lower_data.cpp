@@ -45,8 +45,8 @@ void Lowering::lower_slice(pf::Op &o, const tfl::Operator &op, std::vector<int32
 
 // PAD(x, paddings) and PADV2(x, paddings, constant_values) -> PAD with a
 // PADS attribute; PADV2's one-element constant becomes the fill weight
-// (TFLite fills with its raw byte), PAD fills with the output zero point,
-// which is the plan's default.
+// (TFLite fills with its raw byte, and requires it in the output's
+// encoding), PAD fills with the output zero point, the plan's default.
 void Lowering::lower_pad(pf::Op &o, const tfl::Operator &op, std::vector<int32_t> &rt, size_t i, uint16_t at) {
     const std::string w = who(i);
     const bool v2 = m.operator_codes[op.opcode_index].builtin == tfl::kPadV2;
@@ -75,6 +75,12 @@ void Lowering::lower_pad(pf::Op &o, const tfl::Operator &op, std::vector<int32_t
         if (!is_const(fill)) refuse(RefusalKind::UnsupportedOperator, w + ": the fill value must be a constant tensor");
         if (t(fill).type != t(x).type)
             refuse(RefusalKind::InvalidModel, w + ": the fill value's type differs from the input's");
+        // TFLite (and TFLite Micro) refuse an int8 fill that is not in the
+        // output's encoding in Prepare; a model they would not run is not
+        // evaluated either.
+        if (t(x).type == tfl::TensorType::Int8 && !same_encoding(fill, out))
+            refuse(RefusalKind::InvalidModel,
+                   w + ": the fill value \"" + t(fill).name + "\" is not in the output's encoding (TFLite's Prepare refuses it)");
         const size_t es = t(x).type == tfl::TensorType::Int8 ? 1 : 4;
         if (data(fill).size() != es) refuse(RefusalKind::InvalidModel, w + ": the fill value must be one element");
         o.weight = weight(fill);

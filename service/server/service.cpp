@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 
+#include "export_rpc.hpp"
 #include "tigris/v1/tigris.grpc.pb.h"
 #include "tigris_host/inspect.hpp"
 #include "tigris_host/run.hpp"
@@ -197,11 +198,19 @@ public:
         return done("Import", t0, Status::OK);
     }
 
-    Status Export(grpc::ServerContext *, const v1::ExportRequest *, v1::ExportResponse *) override {
-        return not_yet("Export", "TFLite export");
+    // Export and Analyze live in export_rpc.cpp; the search is CPU work, so
+    // they take a slot like Run.
+    Status Export(grpc::ServerContext *, const v1::ExportRequest *req, v1::ExportResponse *resp) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        RunSlot slot(in_flight_, limits_.max_concurrent_runs);
+        if (!slot.ok()) return done("Export", t0, busy());
+        return done("Export", t0, export_rpc(*req, resp));
     }
-    Status Analyze(grpc::ServerContext *, const v1::AnalyzeRequest *, v1::AnalyzeResponse *) override {
-        return not_yet("Analyze", "TFLite export");
+    Status Analyze(grpc::ServerContext *, const v1::AnalyzeRequest *req, v1::AnalyzeResponse *resp) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        RunSlot slot(in_flight_, limits_.max_concurrent_runs);
+        if (!slot.ok()) return done("Analyze", t0, busy());
+        return done("Analyze", t0, analyze_rpc(*req, resp));
     }
     // Emulated devices: validate_rpc.cpp.
     Status Validate(grpc::ServerContext *ctx, const v1::ValidateRequest *req,

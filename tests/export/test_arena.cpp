@@ -157,7 +157,7 @@ TEST(ExportArena, RefusesWhatItDoesNotModel) {
     try { ex::arena_head(m); FAIL(); } catch (const ex::Refusal &e) {
         EXPECT_STREQ(e.what(), "TFLite Micro's scratch buffers for CUSTOM are not modeled");
     }
-    m.operator_codes[0].builtin = 39;  // SPACE_TO_DEPTH: not in the persistent table
+    m.operator_codes[0].builtin = 39;  // a builtin outside the persistent table
     try { ex::arena_tail(m, ex::Target::Lp64); FAIL(); } catch (const ex::Refusal &e) {
         EXPECT_STREQ(e.what(), "TFLite Micro's persistent allocations for BUILTIN_39 are not modeled");
     }

@@ -50,7 +50,12 @@ TEST(ExportModels, EverySharedModelExportsOrRefusesWithASeedReason) {
     TIGRIS_REQUIRE_SHARED();
     int written = 0;
     for (const auto &p : shared_models()) {
+        // Every model on the default target; the other two ABIs on the models
+        // where the search has most to choose from (keeps the test fast).
+        const std::string stem = p.stem().string();
+        const bool all_targets = stem == "vww_96_int8" || stem == "pretrainedResnet_large_int8";
         for (ex::Target target : {ex::Target::ArmNoneEabi, ex::Target::Ilp32, ex::Target::Lp64}) {
+            if (target != ex::Target::ArmNoneEabi && !all_targets) continue;
             SCOPED_TRACE(p.filename().string() + " " + ex::target_name(target));
             const auto file = tigris_test::read_file(p);
             const ex::ExportResult r = ex::export_model(file, target);

@@ -75,7 +75,8 @@ TEST(TfliteWriter, WritesRewrittenBuffersAndOptionFields) {
         changed = true;
     }
     ASSERT_TRUE(changed);
-    const tfl::Model back = tfl::read_model(ex::write_model(m));
+    const std::vector<uint8_t> bytes = ex::write_model(m);  // the read model's spans point into it
+    const tfl::Model back = tfl::read_model(bytes);
     EXPECT_EQ(tigris_test::model_difference(m, back), "");
     EXPECT_EQ(back.subgraphs[0].tensors.back().name, "added");
     for (const tfl::Operator &op : back.subgraphs[0].operators)

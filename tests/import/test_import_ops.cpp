@@ -140,6 +140,20 @@ TEST(ImportOps, PadV2FillsWithItsConstantOnEveryAxis) {
     EXPECT_EQ(run(g, {1, 2, 3, 4}), (std::vector<int8_t>{7, 7, 7, 1, 2, 7, 3, 4, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7}));
 }
 
+// TFLite's Prepare refuses a PADV2 whose int8 fill value has no encoding or
+// another one than the output (the bug export once had: a band's -128 fill
+// lost its quantization); the lowering refuses it too.
+TEST(ImportOps, PadV2FillOutsideTheOutputsEncodingIsRefused) {
+    for (Q fq : {Q{}, Q{0.25f, -3}, Q{0.5f, 0}}) {
+        TinyGraph g;
+        const Q q{0.5f, -3};
+        const int32_t x = g.i8("x", {1, 2}, q), y = g.i8("y", {1, 3}, q);
+        g.op(tfl::kPadV2, {x, g.const_i32("p", {2, 2}, {0, 0, 1, 0}), g.const_i8("fill", {}, fq, {7})}, {y});
+        g.io({x}, {y});
+        EXPECT_EQ(refusal(g), "invalid-model") << "fill scale " << fq.scale << " zero point " << fq.zero_point;
+    }
+}
+
 TEST(ImportOps, PadRefusals) {
     TinyGraph g;
     const int32_t x = g.i8("x", {1, 2}, {0.5f, 0}), y = g.i8("y", {1, 3}, {0.5f, 0});

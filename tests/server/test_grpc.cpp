@@ -395,18 +395,9 @@ TEST(Grpc, ImportLowersAModelAndNamesARefusal) {
     EXPECT_EQ(f.stub->Import(&ctx4, req, &resp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
 }
 
+// Export and Analyze: test_grpc_export.cpp.
 TEST(Grpc, LaterPartsAnswerUnimplemented) {
     Fixture f;
-    {
-        grpc::ClientContext c;
-        v1::ExportResponse r;
-        EXPECT_EQ(f.stub->Export(&c, v1::ExportRequest{}, &r).error_code(), grpc::StatusCode::UNIMPLEMENTED);
-    }
-    {
-        grpc::ClientContext c;
-        v1::AnalyzeResponse r;
-        EXPECT_EQ(f.stub->Analyze(&c, v1::AnalyzeRequest{}, &r).error_code(), grpc::StatusCode::UNIMPLEMENTED);
-    }
     {
         grpc::ClientContext c;
         v1::ListTargetsResponse r;

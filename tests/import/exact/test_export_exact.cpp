@@ -10,9 +10,14 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <random>
 
 #include "shared_data.h"
+#include "option_tables.h"
+#include "rewrite.hpp"  // export's internal band rewrite: every candidate of its search
 #include "tflite_eval.h"
+#include "tigris_export/writer.hpp"
+#include "tiny_graph.h"
 #include "tigris_export/export.hpp"
 
 namespace {
@@ -119,6 +124,169 @@ TEST(ExportExact, EveryExportedModelComputesTheOriginalsBytes) {
             " seeds each";
     RecordProperty("exported", list);
     std::cout << "[ exported ]" << list << "\n";
+}
+
+// Every output of `m` on `in`, by tensor name, with `extra` tensors made
+// outputs too.
+std::map<std::string, std::vector<uint8_t>> named_outputs(const tfl::Model &m, const std::vector<std::string> &extra,
+                                                          const std::vector<uint8_t> &in) {
+    const tfl::Model p = probing(m, extra);
+    const auto r = tigris_test::tflite_evaluate(p, in);
+    std::map<std::string, std::vector<uint8_t>> out;
+    size_t at = 0;
+    for (size_t i = 0; i < r.output_sizes.size(); ++i) {
+        const auto &name = p.subgraphs[0].tensors[(size_t)p.subgraphs[0].outputs[i]].name;
+        out[name].assign(r.outputs.begin() + (long)at, r.outputs.begin() + (long)(at + r.output_sizes[i]));
+        at += r.output_sizes[i];
+    }
+    return out;
+}
+
+namespace dx = tigris::exporter::detail;
+
+struct Tally {
+    size_t compared = 0, folded = 0;
+};
+
+// Builds up to `most` candidates of export's search on `file` (each bandable
+// run x 2..10 bands x with and without PAD folds), evenly spread over its
+// enumeration (first and last included), writes each through the TFLite
+// writer and compares it with the original on a seeded input: the model
+// outputs and the tensors it assembles with CONCATENATION.
+void compare_candidates(const std::vector<uint8_t> &file, const std::string &name, size_t most, Tally &tally) {
+    const tfl::Model original = tfl::read_model(file);
+    std::vector<dx::BandPlan> plans;
+    for (const dx::Run &run : dx::bandable_runs(original))
+        for (int bands = 2; bands <= 10; ++bands)
+            for (bool fold : {false, true})
+                if (!fold || run.has_foldable_pad) plans.push_back(dx::BandPlan{run, bands, fold});
+    if (plans.empty()) return;
+    const size_t want = std::min(most, plans.size());
+    std::vector<std::pair<std::vector<uint8_t>, std::string>> written;  // file, what
+    std::vector<std::string> probes;
+    for (size_t k = 0; k < want; ++k) {
+        const dx::BandPlan &plan = plans[want == 1 ? 0 : k * (plans.size() - 1) / (want - 1)];
+        const auto rw = dx::band_rewrite(original, plan);
+        if (!rw) continue;  // that band count does not fit the run
+        tally.folded += rw->folds > 0;
+        written.emplace_back(tigris::exporter::write_model(rw->model),
+                             name + " operators " + std::to_string(plan.run.first) + "-" +
+                                 std::to_string(plan.run.last) + " in " + std::to_string(plan.bands) + " bands" +
+                                 (plan.fold ? ", folded" : ""));
+        for (const auto &p : assembled(original, tfl::read_model(written.back().first))) probes.push_back(p);
+    }
+    const auto in = tigris_test::tflite_seeded_inputs(original, kSeeds[0]);
+    const auto want_bytes = named_outputs(original, probes, in);
+    for (const auto &[bytes, what] : written) {
+        SCOPED_TRACE(what);
+        const tfl::Model candidate = tfl::read_model(bytes);
+        const auto got = named_outputs(candidate, assembled(original, candidate), in);
+        for (const auto &[tensor, b] : got) {
+            ASSERT_TRUE(want_bytes.count(tensor)) << tensor;
+            EXPECT_EQ(b, want_bytes.at(tensor)) << "tensor \"" << tensor << "\" differs from the original's";
+        }
+        ++tally.compared;
+    }
+}
+
+// Export writes only the candidate with the lowest arena, but every
+// candidate its search builds is a model it could write for another target
+// or a later cost model: twelve per shared model are compared.
+TEST(ExportExact, CandidatesAcrossTheSearchAreExact) {
+    TIGRIS_REQUIRE_SHARED();
+    Tally tally;
+    for (const auto &e : fs::directory_iterator(tigris_test::shared_dir() / "models"))
+        if (e.path().extension() == ".tflite")
+            compare_candidates(tigris_test::read_file(e.path()), e.path().stem().string(), 12, tally);
+    std::cout << "[ candidates ] " << tally.compared << " compared\n";
+    EXPECT_GE(tally.compared, 40u);
+}
+
+// The shared models band only convolutions; this one gives export a head
+// run with every other kind it may band: an explicit PAD equal to the next
+// convolution's SAME padding (foldable), a SAME max pool (PADV2 with -128 at
+// band edges), HARD_SWISH, LEAKY_RELU, an int8 QUANTIZE, ADD and MINIMUM
+// with constants, ABS, a strided depthwise convolution.
+std::vector<uint8_t> synthetic_vision_model() {
+    std::mt19937 rng(5);
+    auto bytes = [&](size_t n) {
+        std::vector<int8_t> v(n);
+        for (auto &x : v) x = (int8_t)(int)(rng() % 255u) - 127;
+        return v;
+    };
+    using tigris_test::Q;
+    tigris_test::TinyGraph g;
+    const int32_t x = g.i8("image", {1, 48, 48, 4}, {0.02f, -5});
+    const int32_t px = g.i8("padded", {1, 50, 50, 4}, {0.02f, -5});
+    g.op(tfl::kPad, {x, g.const_i32("pads", {4, 2}, {0, 0, 1, 1, 1, 1, 0, 0})}, {px});
+    const int32_t c1 = g.i8("conv1", {1, 48, 48, 8}, {0.05f, -128});
+    auto &conv = g.op(tfl::kConv2D,
+                      {px, g.const_i8_channels("w1", {8, 3, 3, 4}, std::vector<float>(8, 0.01f), bytes(288)),
+                       g.const_i32("b1", {8}, {100, -100, 20, 0, 5, -5, 300, -300})},
+                      {c1});
+    conv.options.padding = 1;  // VALID after the explicit PAD
+    conv.options.fused_activation = 1;
+    const int32_t mp = g.i8("pool1", {1, 24, 24, 8}, {0.05f, -128});
+    auto &pool = g.op(tfl::kMaxPool2D, {c1}, {mp});
+    pool.options.padding = 0;
+    pool.options.filter_h = pool.options.filter_w = 3;
+    pool.options.stride_h = pool.options.stride_w = 2;
+    const int32_t hs = g.i8("hswish", {1, 24, 24, 8}, {0.04f, -100});
+    g.op(tfl::kHardSwish, {mp}, {hs});
+    const int32_t lr = g.i8("leaky", {1, 24, 24, 8}, {0.03f, -30});
+    g.op(tfl::kLeakyRelu, {hs}, {lr}).options.alpha = 0.1f;
+    const int32_t rq = g.i8("requant", {1, 24, 24, 8}, {0.05f, 0});
+    g.op(tfl::kQuantize, {lr}, {rq});
+    const int32_t ad = g.i8("add", {1, 24, 24, 8}, {0.06f, 4});
+    g.op(tfl::kAdd, {rq, g.const_i8("bias_map", {8}, {0.02f, 0}, bytes(8))}, {ad});
+    const int32_t mn = g.i8("min", {1, 24, 24, 8}, {0.06f, 4});
+    g.op(tfl::kMinimum, {ad, g.const_i8("cap", {1}, {0.06f, 4}, {90})}, {mn});
+    const int32_t ab = g.i8("abs", {1, 24, 24, 8}, {0.06f, -128});
+    g.op(tfl::kAbs, {mn}, {ab});
+    const int32_t dw = g.i8("dw", {1, 12, 12, 8}, {0.08f, -10});
+    auto &d = g.op(tfl::kDepthwiseConv2D,
+                   {ab, g.const_i8_channels("wd", {1, 3, 3, 8}, std::vector<float>(8, 0.02f), bytes(72), 3),
+                    g.const_i32("bd", {8}, {0, 0, 0, 0, 0, 0, 0, 0})},
+                   {dw});
+    d.options.padding = 0;
+    d.options.stride_h = d.options.stride_w = 2;
+    d.options.depth_multiplier = 1;
+    const int32_t gp = g.i8("global", {1, 1, 1, 8}, {0.08f, -10});
+    auto &avg = g.op(tfl::kAveragePool2D, {dw}, {gp});
+    avg.options.padding = 1;
+    avg.options.filter_h = avg.options.filter_w = 12;
+    g.io({x}, {gp});
+    tfl::Model m = g.model();
+    tigris_test::derive_option_tables(m);
+    return tigris::exporter::write_model(m);
+}
+
+TEST(ExportExact, SyntheticModelWithEveryBandableKind) {
+    const std::vector<uint8_t> file = synthetic_vision_model();
+    const tfl::Model original = tfl::read_model(file);
+    const ex::ExportResult r = ex::export_model(file, ex::Target::ArmNoneEabi);
+    ASSERT_TRUE(r.written) << "export wrote nothing: " << r.reason;
+    const tfl::Model exported = tfl::read_model(r.bytes);
+    size_t padv2 = 0;
+    for (const auto &op : exported.subgraphs[0].operators)
+        padv2 += exported.operator_codes[op.opcode_index].builtin == tfl::kPadV2;
+    RecordProperty("rewrite", "operators " + std::to_string(r.run_first) + "-" + std::to_string(r.run_last) + ", " +
+                                  std::to_string(r.bands) + " bands, " + std::to_string(r.folds) + " folds");
+    std::cout << "[ synthetic ] operators " << r.run_first << "-" << r.run_last << " in " << r.bands << " bands, "
+              << r.folds << " folds, " << padv2 << " PADV2\n";
+    const std::vector<std::string> probes = assembled(original, exported);
+    const tfl::Model a = probing(original, probes), b = probing(exported, probes);
+    for (uint32_t seed : kSeeds) {
+        const auto in = tigris_test::tflite_seeded_inputs(a, seed);
+        EXPECT_EQ(tigris_test::tflite_evaluate(b, in).outputs, tigris_test::tflite_evaluate(a, in).outputs)
+            << "seed " << seed;
+    }
+    // And every candidate the search builds on it, folded PADs included.
+    Tally tally;
+    compare_candidates(file, "synthetic", 100000, tally);
+    std::cout << "[ synthetic ] " << tally.compared << " candidates compared, " << tally.folded
+              << " with a folded PAD\n";
+    EXPECT_GT(tally.folded, 0u);
 }
 
 // The comparison above is not blind: in vww_96_int8's exported model, a

@@ -19,7 +19,7 @@ struct Limits {
     int max_message_bytes = 64 << 20;            // request and response messages
     uint64_t max_arena_bytes = 512ull << 20;      // fast + slow of one run
     uint64_t max_trace_events = 4u << 20;         // events one Trace call may record
-    int max_concurrent_runs = 8;                  // Run/Trace/Import in flight; more are refused, never queued
+    int max_concurrent_runs = 8;                  // Run/Trace/Import/Export/Analyze in flight; more are refused, never queued
     int max_parallel_runs = 0;                    // of those, runs executing kernels at once (0 = hardware threads);
                                                   // the rest wait in arrival order (docs/service.md)
     int max_threads = 64;                         // gRPC's own thread bound (resource quota)
