@@ -146,13 +146,17 @@ static int run_case(int kind, uint16_t out, const tigris_tile_ctx_t *tile, uint3
     return bad ? -1 : 0;
 }
 
+/* Benchmarks use what converters produce (multipliers below one: shifts
+ * <= 0); parity cases add the edges (INT32_MAX, positive shifts, -31). */
+static int bench_quant;
+
 /* Output requantisation record: per-channel (nch = channels) or one. */
 static uint16_t out_quant(uint32_t nch, int32_t k_taps) {
     static int32_t m[512], s[512];
     int32_t bits = 0;
     while ((1 << bits) < k_taps) bits++;
     for (uint32_t i = 0; i < nch; i++) {
-        uint32_t r = rnd() % 16;
+        uint32_t r = bench_quant ? 15u : rnd() % 16;
         m[i] = (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu));
         if (r == 0) m[i] = INT32_MAX;
         s[i] = -(int32_t)(7 + bits / 2) + rint_in(-3, 3);
@@ -414,8 +418,9 @@ static void bench(const char *what, int kind, uint32_t tr, uint32_t ta) {
            (unsigned long)(r100 / 100u), (unsigned long)(r100 % 100u));
 }
 
-/* ta_mbqm (one SMULL) against the reference's fx_mbqm on edges and
- * random values; returns the number of differences. */
+/* ta_mbqm (one SMULL) and ta_requant_fast (prepared, branch-free) against
+ * the reference's fx_mbqm on edges and random values; returns the number of
+ * differences. */
 static uint32_t check_mbqm(void) {
     static const int32_t edge[] = {0, 1, -1, 2, -2, 1 << 30, -(1 << 30), INT32_MAX, INT32_MIN, 12345, -12345,
                                    0x40000000 + 1, -0x40000000 - 1, 0x7FFFFFFE, -0x7FFFFFFF};
@@ -427,6 +432,16 @@ static uint32_t check_mbqm(void) {
         int32_t s = rint_in(-34, 34);
         if (ta_mbqm(x, m, s) != fx_mbqm(x, m, s)) {
             if (bad < 5) printf("FAIL mbqm x %ld m %ld s %ld\n", (long)x, (long)m, (long)s);
+            bad++;
+        }
+        /* The prepared, branch-free form with zero point and act clamp. */
+        if (m == INT32_MIN) continue;
+        ta_requant_t rq = {&m, &s, 0, rint_in(-128, 127), rint_in(-128, 0), rint_in(0, 127)};
+        ta_chq_t ch;
+        ta_requant_prep(&rq, NULL, 1, &ch);
+        int32_t want = fx_clamp(fx_wadd(fx_mbqm(x, m, s), rq.zp_out), rq.act_min, rq.act_max);
+        if (ta_requant_fast(&rq, &ch, x) != (int8_t)want) {
+            if (bad < 5) printf("FAIL requant_fast x %ld m %ld s %ld\n", (long)x, (long)m, (long)s);
             bad++;
         }
     }
@@ -451,6 +466,7 @@ int main(void) {
     }
     /* Benchmarks: fixed shapes, one dispatch each. */
     uint32_t tr, ta;
+    bench_quant = 1;
     static const int32_t c3[4] = {16, 16, 16, 3}, c1[4] = {16, 32, 32, 1}, d3[4] = {16, 32, 32, 3};
     conv_case(S_CONV, c3, &tr, &ta);
     bench("conv 3x3 16x16x16->16", S_CONV, tr, ta);
@@ -461,6 +477,9 @@ int main(void) {
     static const int32_t f1[3] = {1, 256, 64};
     fc_case(f1, &tr, &ta);
     bench("fc 256->64", S_FC, tr, ta);
+    static const int32_t f2[3] = {1, 1024, 128};
+    fc_case(f2, &tr, &ta);
+    bench("fc 1024->128", S_FC, tr, ta);
     static const int32_t pm[5] = {16, 32, 2, 2, 0}, pa[5] = {16, 32, 3, 1, 1};
     pool_case(1, pm, &tr, &ta);
     bench("max_pool 2x2/2 16x16x32", S_MAX, tr, ta);

@@ -103,23 +103,27 @@ static inline int8_t ta_requant(const ta_requant_t *rq, int32_t ch, int32_t acc)
 }
 
 /* One output channel prepared once per call: its bias (0 without one), the
- * multiplier and the left/right shifts fx_mbqm derives from the shift. */
+ * multiplier, the left shift and right shift fx_mbqm derives from the
+ * shift, and the right shift's remainder mask (2^rsh - 1). */
 typedef struct {
-    int32_t bias, mult, lsh, rsh;
+    int32_t bias, mult;
+    uint16_t lsh, rsh;
+    uint32_t mask;
 } ta_chq_t;
 
-/* Fill p[0..channels) from rq and the int32 bias bytes (or NULL); -1 when a multiplier is INT32_MIN (the one
- * value whose saturating product ta_requant_fast leaves out: such plans go
- * to the reference). */
+/* Fill p[0..channels) from rq and the int32 bias bytes (or NULL); -1 when a
+ * multiplier is INT32_MIN (the one value whose saturating product
+ * ta_requant_fast leaves out: such plans go to the reference). */
 static inline int ta_requant_prep(const ta_requant_t *rq, const uint8_t *bias, int32_t channels, ta_chq_t *p) {
     for (int32_t c = 0; c < channels; c++) {
-        p[c].bias = bias ? tk_ld_i32(bias, (uint32_t)c) : 0;
         uint32_t i = (uint32_t)c * rq->step;
         int32_t m = rq->mult[i], s = rq->shift[i];
         if (m == INT32_MIN) return -1;
+        p[c].bias = bias ? tk_ld_i32(bias, (uint32_t)c) : 0;
         p[c].mult = m;
-        p[c].lsh = s > 0 ? (s > 31 ? 31 : s) : 0;
-        p[c].rsh = s > 0 ? 0 : (-s > 31 ? 31 : -s);
+        p[c].lsh = (uint16_t)(s > 0 ? (s > 31 ? 31 : s) : 0);
+        p[c].rsh = (uint16_t)(s > 0 ? 0 : (-s > 31 ? 31 : -s));
+        p[c].mask = ((uint32_t)1 << p[c].rsh) - 1u;
     }
     return 0;
 }
@@ -130,11 +134,32 @@ static inline int ta_requant_prep(const ta_requant_t *rq, const uint8_t *bias, i
 static inline int8_t ta_requant_fast(const ta_requant_t *rq, const ta_chq_t *p, int32_t acc) {
     int32_t a = (int32_t)((uint32_t)acc << p->lsh);
     int32_t h = (int32_t)(((int64_t)a * p->mult + (1 << 30)) >> 31);
-    uint32_t mask = ((uint32_t)1 << p->rsh) - 1u;
-    uint32_t rem = (uint32_t)h & mask, thr = (mask >> 1) + (uint32_t)(h < 0);
+    uint32_t rem = (uint32_t)h & p->mask, thr = (p->mask >> 1) + ((uint32_t)h >> 31);
     int32_t q = fx_wadd((h >> p->rsh) + (rem > thr), rq->zp_out);
     q = q < rq->act_min ? rq->act_min : q;
     return (int8_t)(q > rq->act_max ? rq->act_max : q);
+}
+
+/* 1 when every prepared channel has no left shift and the act bounds are
+ * the whole int8 range: then ta_requant_simple applies. */
+static inline int ta_requant_is_simple(const ta_requant_t *rq, const ta_chq_t *p, int32_t channels) {
+    if (rq->act_min != -128 || rq->act_max != 127) return 0;
+    for (int32_t c = 0; c < channels; c++)
+        if (p[c].lsh) return 0;
+    return 1;
+}
+
+/* ta_requant_fast for that common case: no left shift, and the clamp is a
+ * saturation to 8 bits (SSAT). */
+static inline int8_t ta_requant_simple(const ta_requant_t *rq, const ta_chq_t *p, int32_t acc) {
+    int32_t h = (int32_t)(((int64_t)acc * p->mult + (1 << 30)) >> 31);
+    uint32_t rem = (uint32_t)h & p->mask, thr = (p->mask >> 1) + ((uint32_t)h >> 31);
+    int32_t q = fx_wadd((h >> p->rsh) + (rem > thr), rq->zp_out);
+#if TA_DSP
+    return (int8_t)__ssat(q, 8);
+#else
+    return (int8_t)fx_clamp(q, -128, 127);
+#endif
 }
 
 /* Unaligned 32-bit load (activations and weights carry no alignment). */

@@ -124,22 +124,25 @@ static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) { return (uint64_t)oc 
  * interleaved, or one). */
 typedef struct {
     int8_t *col[2];
-    int32_t *q15;
+    int32_t *q15; /* [block][4]: slot 0 (words 0-1) and slot 1 (words 2-3) */
     const ta_chq_t *ch; /* per output channel: bias and requantisation */
     int32_t k, blocks;
     uint32_t off;
 } dsp_work_t;
 
-/* Requantise acc for channel oc; the channel's bias. */
-#define RQ(oc, acc) ta_requant_fast(&a->rq, &wk->ch[oc], (acc))
+/* Requantise acc for channel oc (`simple` is a constant in every
+ * specialised copy, see conv_run); the channel's bias. */
+#define RQ(oc, acc) \
+    (simple ? ta_requant_simple(&a->rq, &wk->ch[oc], (acc)) : ta_requant_fast(&a->rq, &wk->ch[oc], (acc)))
 #define BIAS(oc) (wk->ch[oc].bias)
 
-/* Two pixels' int8 columns c0, c1 against every output channel. */
-static void dsp_pixel_pair(const ta_conv_args_t *a, const dsp_work_t *wk, const int8_t *c0, const int8_t *c1,
-                           int8_t *y0, int8_t *y1) {
+/* Two pixels, already widened into the pair layout, against every output
+ * channel; c0, c1 are their int8 columns for the k % 4 tail (unused, and
+ * possibly NULL, when k is a multiple of four). */
+static inline __attribute__((always_inline)) void dsp_pixel_pair(const ta_conv_args_t *a, const dsp_work_t *wk,
+                                                                 const int8_t *c0, const int8_t *c1, int8_t *y0,
+                                                                 int8_t *y1, int simple) {
     int32_t k = wk->k, kb = wk->blocks * 4, oc = 0, noc = a->g.oc;
-    ta_q15_widen(c0, wk->blocks, wk->off, wk->q15, 4);
-    ta_q15_widen(c1, wk->blocks, wk->off, wk->q15 + 2, 4);
     for (; oc + 2 <= noc; oc += 2) {
         const int8_t *w0 = a->w + (size_t)oc * k, *w1 = w0 + k;
         int32_t b0 = BIAS(oc), b1 = BIAS(oc + 1);
@@ -166,10 +169,14 @@ static void dsp_pixel_pair(const ta_conv_args_t *a, const dsp_work_t *wk, const 
     }
 }
 
-/* A last, unpaired pixel: four output channels per pass. */
-static void dsp_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, const int8_t *c0, int8_t *y0) {
+/* A last, unpaired pixel (widened into slot 0 of the pair layout): four
+ * output channels per pass after moving its words to the one-column layout. */
+static void dsp_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, const int8_t *c0, int8_t *y0, int simple) {
     int32_t k = wk->k, kb = wk->blocks * 4, oc = 0, noc = a->g.oc;
-    ta_q15_widen(c0, wk->blocks, wk->off, wk->q15, 2);
+    for (int32_t b = 0; b < wk->blocks; b++) {
+        wk->q15[2 * b] = wk->q15[4 * b];
+        wk->q15[2 * b + 1] = wk->q15[4 * b + 1];
+    }
     for (; oc + 4 <= noc; oc += 4) {
         const int8_t *w0 = a->w + (size_t)oc * k;
         int32_t acc[4] = {BIAS(oc), BIAS(oc + 1), BIAS(oc + 2), BIAS(oc + 3)};
@@ -185,6 +192,74 @@ static void dsp_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, const int8_
 #undef RQ
 #undef BIAS
 
+/* Widen pixel (n, oh, ow)'s window straight from the input into q15 blocks
+ * at dst (`stride` words per block), skipping the int8 column: rows inside
+ * the input are widened in place, rows in the padding become zero pairs
+ * ((zp - zp) * w = 0), rows cut by the left/right padding are assembled in
+ * `tmp` first. Needs kw * ic to be a multiple of four. */
+static void widen_window(const ta_conv_args_t *a, const dsp_work_t *wk, int32_t n, int32_t oh, int32_t ow,
+                         int32_t *dst, int8_t *tmp) {
+    const tk_geom_t *g = &a->g;
+    int32_t ybase = ta_in_row0(g, oh), xbase = ow * g->sw - g->pl;
+    size_t tap = (size_t)g->ic;
+    int32_t row = g->kw * g->ic, rb = row / 4;
+    int zp = (int)(int8_t)a->zp_in;
+    int row_inside = g->dw == 1 && xbase >= 0 && xbase + g->kw <= g->iw;
+    for (int32_t kh = 0; kh < g->kh; kh++, dst += 4 * rb) {
+        int32_t iy = ybase + kh * g->dh;
+        if (iy < 0 || iy >= g->ih) {
+            for (int32_t b = 0; b < rb; b++) dst[4 * b] = dst[4 * b + 1] = 0;
+            continue;
+        }
+        const int8_t *src = ta_in_px(a, n, iy, xbase);
+        if (!row_inside) {
+            for (int32_t kw = 0; kw < g->kw; kw++) {
+                int32_t ix = xbase + kw * g->dw;
+                if (ix < 0 || ix >= g->iw)
+                    col_fill(tmp + (size_t)kw * tap, zp, tap);
+                else
+                    col_copy(tmp + (size_t)kw * tap, ta_in_px(a, n, iy, ix), tap);
+            }
+            src = tmp;
+        }
+        ta_q15_widen(src, rb, wk->off, dst, 4);
+    }
+}
+
+/* Every output pixel of the band. Pixels are paired in raster order across
+ * rows, so odd widths pair too; each is widened into its slot of the pair
+ * layout as it comes. Specialised per `simple` (constant at each call). */
+static inline __attribute__((always_inline)) void dsp_conv_loop(const ta_conv_args_t *a, dsp_work_t *wk,
+                                                                int one_by_one, int direct, int simple) {
+    const tk_geom_t *g = &a->g;
+    for (int32_t n = 0; n < g->n; n++) {
+        const int8_t *c0 = NULL;
+        int8_t *y0 = NULL;
+        int pending = 0;
+        for (int32_t oh = 0; oh < g->oh; oh++)
+            for (int32_t ow = 0; ow < g->ow; ow++) {
+                int32_t *slot = wk->q15 + 2 * pending;
+                const int8_t *c = NULL;
+                if (direct) {
+                    widen_window(a, wk, n, oh, ow, slot, wk->col[0]);
+                } else {
+                    c = column(a, one_by_one, n, oh, ow, wk->col[pending]);
+                    ta_q15_widen(c, wk->blocks, wk->off, slot, 4);
+                }
+                int8_t *y = ta_out_px(a, n, oh, ow);
+                if (!pending) {
+                    c0 = c;
+                    y0 = y;
+                    pending = 1;
+                } else {
+                    dsp_pixel_pair(a, wk, c0, c, y0, y, simple);
+                    pending = 0;
+                }
+            }
+        if (pending) dsp_pixel(a, wk, c0, y0, simple);
+    }
+}
+
 static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     const tk_geom_t *g = &a->g;
     dsp_work_t wk;
@@ -198,24 +273,12 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     ta_chq_t *ch = (ta_chq_t *)(void *)(scratch + 2u * colb + 16u * (size_t)wk.blocks);
     if (ta_requant_prep(&a->rq, a->bias, g->oc, ch)) return TA_FALLBACK;
     wk.ch = ch;
-    /* Pixels are paired in raster order across rows, so odd widths pair too. */
-    for (int32_t n = 0; n < g->n; n++) {
-        const int8_t *pend = NULL;
-        int8_t *yend = NULL;
-        for (int32_t oh = 0; oh < g->oh; oh++)
-            for (int32_t ow = 0; ow < g->ow; ow++) {
-                const int8_t *c = column(a, one_by_one, n, oh, ow, wk.col[pend ? 1 : 0]);
-                int8_t *y = ta_out_px(a, n, oh, ow);
-                if (!pend) {
-                    pend = c;
-                    yend = y;
-                } else {
-                    dsp_pixel_pair(a, &wk, pend, c, yend, y);
-                    pend = NULL;
-                }
-            }
-        if (pend) dsp_pixel(a, &wk, pend, yend);
-    }
+    /* Window rows of whole blocks widen straight from the input. */
+    int direct = !one_by_one && (g->kw * g->ic) % 4 == 0;
+    if (ta_requant_is_simple(&a->rq, ch, g->oc))
+        dsp_conv_loop(a, &wk, one_by_one, direct, 1);
+    else
+        dsp_conv_loop(a, &wk, one_by_one, direct, 0);
     return 0;
 }
 

@@ -14,9 +14,10 @@
  *     from a per-call channel table;
  *   - MVE: eight channels as 16-bit lanes, (x - zp_in) * w widened to
  *     32 bits (VMULLB/VMULLT) and summed in two vectors of even and odd
- *     channels, requantised four at a time.
+ *     channels, requantised four at a time with parameters laid out per
+ *     call in the same even/odd order, narrowed back with VMOVNB/VMOVNT.
  * Scratch: DSP 16 bytes per channel plus 8 per tap and group of four
- * channels; MVE none.
+ * channels; MVE 16 bytes per channel.
  */
 #include "conv_args.h"
 #include "dot_dsp.h"
@@ -48,39 +49,89 @@ static int8_t channel_scalar(const ta_conv_args_t *a, const ta_taps_t *t, int32_
 
 #if TA_MVE
 
-static void pixel(const ta_conv_args_t *a, const void *wk, const ta_taps_t *t, int32_t n, int8_t *y) {
-    (void)wk;
+/* Per call, in scratch: for each group of eight channels, the start values
+ * and requantisation parameters of its even and odd channels as eight
+ * vectors (bias, multiplier, left shift, negated right shift; even lanes
+ * then odd), the layout the two accumulators of a group come out in. */
+typedef struct {
+    const int32_t *params; /* [group][8][4] */
+    int32_t groups;
+} dw_work_t;
+
+static int dw_prep(const ta_conv_args_t *a, int32_t *pp, int32_t groups) {
+    for (int32_t gi = 0; gi < groups; gi++, pp += 32)
+        for (int32_t i = 0; i < 8; i++) {
+            int32_t c = 8 * gi + i, lane = (i & 1) * 4 + i / 2;
+            uint32_t q = (uint32_t)c * a->rq.step;
+            int32_t m = a->rq.mult[q], sh = a->rq.shift[q];
+            if (m == INT32_MIN) return -1;
+            pp[lane] = ta_bias(a, c);
+            pp[8 + lane] = m;
+            pp[16 + lane] = sh > 0 ? (sh > 31 ? 31 : sh) : 0;
+            pp[24 + lane] = sh > 0 ? 0 : (sh < -31 ? -31 : sh);
+        }
+    return 0;
+}
+
+/* One tap of dw_row as an assembler macro body, for the unrolled row. */
+#define DW_TAP                                      \
+    "ldr     %[xw], [%[xp]]\n\t"                    \
+    "add     %[xp], %[xp], %[xs]\n\t"               \
+    "ldrd    %[we], %[wo], [%[wp]], #8\n\t"         \
+    "sxtab16 %[xe], %[off], %[xw]\n\t"              \
+    "sxtab16 %[xw], %[off], %[xw], ror #8\n\t"      \
+    "smlabb  %[a0], %[xe], %[we], %[a0]\n\t"        \
+    "smlatt  %[a2], %[xe], %[we], %[a2]\n\t"        \
+    "smlabb  %[a1], %[xw], %[wo], %[a1]\n\t"        \
+    "smlatt  %[a3], %[xw], %[wo], %[a3]\n\t"
+
+/* dw_row for a row of exactly three taps (every 3x3 window row inside the
+ * image), straight-line. Returns the packed-weight pointer after the row. */
+static inline const int32_t *dw_row3(const int8_t *xp, const int32_t *wp, int32_t xs, int32_t off, int32_t *a0,
+                                     int32_t *a1, int32_t *a2, int32_t *a3) {
+    int32_t xw, xe, we, wo;
+    __asm__ volatile(DW_TAP DW_TAP DW_TAP
+                     : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [xp] "+r"(xp), [wp] "+r"(wp),
+                       [xw] "=&r"(xw), [xe] "=&r"(xe), [we] "=&r"(we), [wo] "=&r"(wo)
+                     : [xs] "r"(xs), [off] "r"(off)
+                     : "memory");
+    return wp;
+}
+
+static void pixel(const ta_conv_args_t *a, const dw_work_t *wk, const ta_taps_t *t, int32_t n, int8_t *y) {
     const tk_geom_t *g = &a->g;
     const size_t xs_w = (size_t)g->dw * g->ic, xs_h = (size_t)g->dh * g->iw * g->ic;
     const size_t ws_w = (size_t)g->oc, ws_h = (size_t)g->kw * g->oc;
+    const int16_t zp = (int16_t)a->zp_in;
+    const int8_t *x0 = ta_in_px(a, n, t->iy0 + t->khlo * g->dh, t->ix0 + t->kwlo * g->dw);
+    const int8_t *w0 = a->w + ((size_t)t->khlo * g->kw + t->kwlo) * g->oc;
+    const int32_t *pp = wk->params;
     int32_t c = 0;
-    for (; c + 8 <= g->oc; c += 8) {
-        int32x4_t ev = vdupq_n_s32(0), od = vdupq_n_s32(0);
-        const int8_t *xr = ta_in_px(a, n, t->iy0 + t->khlo * g->dh, t->ix0 + t->kwlo * g->dw) + c;
-        const int8_t *wr = a->w + ((size_t)t->khlo * g->kw + t->kwlo) * g->oc + c;
+    for (int32_t gi = 0; gi < wk->groups; gi++, c += 8, pp += 32) {
+        int32x4_t ev = vld1q_s32(pp), od = vld1q_s32(pp + 4);
+        const int8_t *xr = x0 + c, *wr = w0 + c;
         for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += ws_h) {
             const int8_t *xp = xr, *wp = wr;
             for (int32_t kw = t->kwlo; kw < t->kwhi; kw++, xp += xs_w, wp += ws_w) {
-                int16x8_t x = vsubq_n_s16(vldrbq_s16(xp), (int16_t)a->zp_in), w = vldrbq_s16(wp);
+                int16x8_t x = vsubq_n_s16(vldrbq_s16(xp), zp), w = vldrbq_s16(wp);
                 ev = vaddq_s32(ev, vmullbq_int_s16(x, w));
                 od = vaddq_s32(od, vmulltq_int_s16(x, w));
             }
         }
-        /* Lanes of ev are channels c, c+2, c+4, c+6; od the odd ones. */
-        int32_t e[4], o[4], s[8];
-        vst1q_s32(e, ev);
-        vst1q_s32(o, od);
-        for (int32_t i = 0; i < 4; i++) {
-            s[2 * i] = fx_wadd(e[i], ta_bias(a, c + 2 * i));
-            s[2 * i + 1] = fx_wadd(o[i], ta_bias(a, c + 2 * i + 1));
-        }
-        for (int32_t i = 0; i < 8; i += 4) {
-            int32x4_t m, l, nr;
-            ta_rq_load4(&a->rq, c + i, &m, &l, &nr);
-            vstrbq_s32(y + c + i, ta_rq_apply4(&a->rq, vld1q_s32(s + i), m, l, nr));
-        }
+        /* ev holds channels c, c+2, c+4, c+6 and od the odd ones: requantise
+         * each, then narrow them back into channel order (VMOVNB/VMOVNT). */
+        int32x4_t re = ta_rq_apply4(&a->rq, ev, vld1q_s32(pp + 8), vld1q_s32(pp + 16), vld1q_s32(pp + 24));
+        int32x4_t ro = ta_rq_apply4(&a->rq, od, vld1q_s32(pp + 12), vld1q_s32(pp + 20), vld1q_s32(pp + 28));
+        int16x8_t v = vmovnbq_s32(vdupq_n_s16(0), re);
+        vstrbq_s16(y + c, vmovntq_s32(v, ro));
     }
     for (; c < g->oc; c++) y[c] = channel_scalar(a, t, n, c);
+}
+
+/* Eight vectors of four per group of eight channels. */
+static uint64_t dw_scratch_bytes(int32_t taps, int32_t oc) {
+    (void)taps;
+    return 128u * (uint64_t)(oc / 8);
 }
 
 #else /* DSP */
@@ -132,7 +183,35 @@ static inline void dw_row(const int8_t *xp, const int32_t *wp, int32_t n, int32_
     acc[3] = a3;
 }
 
-static void pixel(const ta_conv_args_t *a, const dw_work_t *wk, const ta_taps_t *t, int32_t n, int8_t *y) {
+/* One tap of dw_row as an assembler macro body, for the unrolled row. */
+#define DW_TAP                                      \
+    "ldr     %[xw], [%[xp]]\n\t"                    \
+    "add     %[xp], %[xp], %[xs]\n\t"               \
+    "ldrd    %[we], %[wo], [%[wp]], #8\n\t"         \
+    "sxtab16 %[xe], %[off], %[xw]\n\t"              \
+    "sxtab16 %[xw], %[off], %[xw], ror #8\n\t"      \
+    "smlabb  %[a0], %[xe], %[we], %[a0]\n\t"        \
+    "smlatt  %[a2], %[xe], %[we], %[a2]\n\t"        \
+    "smlabb  %[a1], %[xw], %[wo], %[a1]\n\t"        \
+    "smlatt  %[a3], %[xw], %[wo], %[a3]\n\t"
+
+/* dw_row for a row of exactly three taps (every 3x3 window row inside the
+ * image), straight-line. Returns the packed-weight pointer after the row. */
+static inline const int32_t *dw_row3(const int8_t *xp, const int32_t *wp, int32_t xs, int32_t off, int32_t *a0,
+                                     int32_t *a1, int32_t *a2, int32_t *a3) {
+    int32_t xw, xe, we, wo;
+    __asm__ volatile(DW_TAP DW_TAP DW_TAP
+                     : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [xp] "+r"(xp), [wp] "+r"(wp),
+                       [xw] "=&r"(xw), [xe] "=&r"(xe), [we] "=&r"(we), [wo] "=&r"(wo)
+                     : [xs] "r"(xs), [off] "r"(off)
+                     : "memory");
+    return wp;
+}
+
+/* `simple` is a constant at each call (see ta_depthwise), so the two
+ * requantisations are two specialised copies, not a branch per output. */
+static inline __attribute__((always_inline)) void pixel_dsp(const ta_conv_args_t *a, const dw_work_t *wk,
+                                                           const ta_taps_t *t, int32_t n, int8_t *y, int simple) {
     const tk_geom_t *g = &a->g;
     const int32_t xs_w = g->dw * g->ic;
     const size_t xs_h = (size_t)g->dh * g->iw * g->ic;
@@ -142,16 +221,24 @@ static void pixel(const ta_conv_args_t *a, const dw_work_t *wk, const ta_taps_t 
     for (int32_t gi = 0; gi < wk->groups; gi++, c += 4) {
         const ta_chq_t *ch = wk->ch + c;
         int32_t acc[4] = {ch[0].bias, ch[1].bias, ch[2].bias, ch[3].bias};
-        if (cols > 0) {
+        if (cols == 3 && g->kw == 3) {
+            /* Whole window rows: the packed weights run on row after row. */
+            int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+            const int8_t *xr = x0 + c;
+            const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * 3) * 2;
+            for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h) wr = dw_row3(xr, wr, xs_w, off, &a0, &a1, &a2, &a3);
+            acc[0] = a0;
+            acc[1] = a1;
+            acc[2] = a2;
+            acc[3] = a3;
+        } else if (cols > 0) {
             const int8_t *xr = x0 + c;
             const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * g->kw + t->kwlo) * 2;
             for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += 2 * g->kw)
                 dw_row(xr, wr, cols, xs_w, off, acc);
         }
-        y[c] = ta_requant_fast(&a->rq, &ch[0], acc[0]);
-        y[c + 1] = ta_requant_fast(&a->rq, &ch[1], acc[1]);
-        y[c + 2] = ta_requant_fast(&a->rq, &ch[2], acc[2]);
-        y[c + 3] = ta_requant_fast(&a->rq, &ch[3], acc[3]);
+        for (int32_t j = 0; j < 4; j++)
+            y[c + j] = simple ? ta_requant_simple(&a->rq, &ch[j], acc[j]) : ta_requant_fast(&a->rq, &ch[j], acc[j]);
     }
     for (; c < g->oc; c++) y[c] = channel_scalar(a, t, n, c);
 }
@@ -169,13 +256,16 @@ int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_i
     ta_conv_args_t a;
     if (ta_conv_args(plan, op, mem, 1, &a) || a.mult != 1) return TA_FALLBACK;
     const tk_geom_t *g = &a.g;
-#if TA_MVE
-    const void *wk = NULL;
-#else
-    dw_work_t work, *wk = &work;
+    dw_work_t work;
     int32_t taps = g->kh * g->kw;
-    uint8_t *scratch = ta_scratch(mem, ta_round16(dw_scratch_bytes(taps, g->oc)));
-    if (!scratch) return TA_FALLBACK;
+    uint32_t need = ta_round16(dw_scratch_bytes(taps, g->oc));
+    uint8_t *scratch = ta_scratch(mem, need);
+    if (need && !scratch) return TA_FALLBACK;
+#if TA_MVE
+    work.groups = g->oc / 8;
+    work.params = (const int32_t *)(void *)scratch;
+    if (dw_prep(&a, (int32_t *)(void *)scratch, work.groups)) return TA_FALLBACK;
+#else
     ta_chq_t *ch = (ta_chq_t *)(void *)scratch;
     int32_t *wq = (int32_t *)(void *)(scratch + 16u * (size_t)g->oc);
     if (ta_requant_prep(&a.rq, a.bias, g->oc, ch)) return TA_FALLBACK;
@@ -184,25 +274,28 @@ int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_i
     work.taps = taps;
     work.groups = g->oc / 4;
     dw_pack(&a, wq, taps, work.groups);
+    int simple = ta_requant_is_simple(&a.rq, ch, g->oc);
 #endif
     for (int32_t n = 0; n < g->n; n++)
         for (int32_t oh = 0; oh < g->oh; oh++)
             for (int32_t ow = 0; ow < g->ow; ow++) {
                 ta_taps_t t;
                 pixel_taps(g, oh, ow, &t);
-                pixel(&a, wk, &t, n, ta_out_px(&a, n, oh, ow));
+                int8_t *y = ta_out_px(&a, n, oh, ow);
+#if TA_MVE
+                pixel(&a, &work, &t, n, y);
+#else
+                if (simple)
+                    pixel_dsp(&a, &work, &t, n, y, 1);
+                else
+                    pixel_dsp(&a, &work, &t, n, y, 0);
+#endif
             }
     return 0;
 }
 
 uint32_t ta_depthwise_scratch(const tigris_plan_t *plan, const tigris_op_t *op) {
-#if TA_MVE
-    (void)plan;
-    (void)op;
-    return 0;
-#else
     tk_view_t ov;
     if (tk_view(plan, tk_out_idx(plan, op, 0), &ov) || ov.rank != 4) return 0;
     return ta_round16(dw_scratch_bytes((int32_t)op->spatial.kernel_h * op->spatial.kernel_w, ov.dim[3]));
-#endif
 }

@@ -43,90 +43,102 @@ static inline void ta_q15_widen(const int8_t *src, int32_t blocks, uint32_t off,
  * Each block is four k values: one weight word per row (LDR, SXTB16 of it
  * and of it rotated), column words by LDRD, two SMLADs per row and column. */
 
+/* One block of the 2x2 pass: weights at [w] and [w + ws] (w advanced by
+ * 4), both columns' words at [cp] (cp advanced by 16). */
+#define TA_2X2_BLOCK                                    \
+    "ldr    %[e], [%[w]]\n\t"                           \
+    "ldrd   %[x0], %[x1], [%[cp]]\n\t"                  \
+    "sxtb16 %[o], %[e], ror #8\n\t"                     \
+    "sxtb16 %[e], %[e]\n\t"                             \
+    "smlad  %[a00], %[x0], %[e], %[a00]\n\t"            \
+    "smlad  %[a00], %[x1], %[o], %[a00]\n\t"            \
+    "ldrd   %[x0], %[x1], [%[cp], #8]\n\t"              \
+    "smlad  %[a10], %[x0], %[e], %[a10]\n\t"            \
+    "smlad  %[a10], %[x1], %[o], %[a10]\n\t"            \
+    "ldr    %[e], [%[w], %[ws]]\n\t"                    \
+    "adds   %[w], %[w], #4\n\t"                         \
+    "sxtb16 %[o], %[e], ror #8\n\t"                     \
+    "sxtb16 %[e], %[e]\n\t"                             \
+    "smlad  %[a11], %[x0], %[e], %[a11]\n\t"            \
+    "smlad  %[a11], %[x1], %[o], %[a11]\n\t"            \
+    "ldrd   %[x0], %[x1], [%[cp]], #16\n\t"             \
+    "smlad  %[a01], %[x0], %[e], %[a01]\n\t"            \
+    "smlad  %[a01], %[x1], %[o], %[a01]\n\t"
+
+#define TA_2X2_OPERANDS                                                                                    \
+    : [a00] "+r"(a00), [a01] "+r"(a01), [a10] "+r"(a10), [a11] "+r"(a11), [cp] "+r"(cp), [w] "+r"(w),      \
+      [e] "=&r"(e), [o] "=&r"(o), [x0] "=&r"(x0), [x1] "=&r"(x1)                                         \
+    : [ws] "r"(ws), [end] "r"(end)                                                                       \
+    : "cc", "memory"
+
 /* Two interleaved columns (cp, stride 4) x two weight rows (w, w + ws):
- * acc = {c0.w0, c0.w1, c1.w0, c1.w1}. */
+ * acc = {c0.w0, c0.w1, c1.w0, c1.w1}. An odd block first, then two blocks
+ * per loop turn (the loop test costs two of about twenty instructions). */
 static inline void ta_q15_dot_2x2(const int32_t *cp, const int8_t *w, int32_t ws, int32_t blocks, int32_t acc[4]) {
     int32_t a00 = acc[0], a01 = acc[1], a10 = acc[2], a11 = acc[3];
-    if (blocks > 0) {
-        const int32_t *end = cp + 4 * blocks;
-        int32_t e, o, x0, x1;
-        __asm__ volatile(
-            "1:\n\t"
-            "ldr    %[e], [%[w]]\n\t"
-            "ldrd   %[x0], %[x1], [%[cp]]\n\t"
-            "sxtb16 %[o], %[e], ror #8\n\t"
-            "sxtb16 %[e], %[e]\n\t"
-            "smlad  %[a00], %[x0], %[e], %[a00]\n\t"
-            "smlad  %[a00], %[x1], %[o], %[a00]\n\t"
-            "ldrd   %[x0], %[x1], [%[cp], #8]\n\t"
-            "smlad  %[a10], %[x0], %[e], %[a10]\n\t"
-            "smlad  %[a10], %[x1], %[o], %[a10]\n\t"
-            "ldr    %[e], [%[w], %[ws]]\n\t"
-            "adds   %[w], %[w], #4\n\t"
-            "sxtb16 %[o], %[e], ror #8\n\t"
-            "sxtb16 %[e], %[e]\n\t"
-            "smlad  %[a11], %[x0], %[e], %[a11]\n\t"
-            "smlad  %[a11], %[x1], %[o], %[a11]\n\t"
-            "ldrd   %[x0], %[x1], [%[cp]], #16\n\t"
-            "smlad  %[a01], %[x0], %[e], %[a01]\n\t"
-            "smlad  %[a01], %[x1], %[o], %[a01]\n\t"
-            "cmp    %[cp], %[end]\n\t"
-            "bne    1b\n\t"
-            : [a00] "+r"(a00), [a01] "+r"(a01), [a10] "+r"(a10), [a11] "+r"(a11), [cp] "+r"(cp), [w] "+r"(w),
-              [e] "=&r"(e), [o] "=&r"(o), [x0] "=&r"(x0), [x1] "=&r"(x1)
-            : [ws] "r"(ws), [end] "r"(end)
-            : "cc", "memory");
-    }
+    const int32_t *end = cp + 4 * blocks;
+    int32_t e, o, x0, x1;
+    if (blocks & 1) __asm__ volatile(TA_2X2_BLOCK TA_2X2_OPERANDS);
+    if (blocks > 1) __asm__ volatile("1:\n\t" TA_2X2_BLOCK TA_2X2_BLOCK "cmp %[cp], %[end]\n\tbne 1b\n\t" TA_2X2_OPERANDS);
     acc[0] = a00;
     acc[1] = a01;
     acc[2] = a10;
     acc[3] = a11;
 }
 
-/* One column (cp, stride 2) x four weight rows w + o * ws. */
+#undef TA_2X2_BLOCK
+#undef TA_2X2_OPERANDS
+
+/* One block of the 1x4 pass: the column's two words at [cp] (advanced by
+ * 8), weights at [w], [w + ws], [w2], [w2 + ws] (w, w2 advanced by 4). */
+#define TA_1X4_BLOCK                                    \
+    "ldrd   %[x0], %[x1], [%[cp]], #8\n\t"              \
+    "ldr    %[v], [%[w]]\n\t"                           \
+    "sxtb16 %[e], %[v]\n\t"                             \
+    "smlad  %[a0], %[x0], %[e], %[a0]\n\t"              \
+    "sxtb16 %[e], %[v], ror #8\n\t"                     \
+    "smlad  %[a0], %[x1], %[e], %[a0]\n\t"              \
+    "ldr    %[v], [%[w], %[ws]]\n\t"                    \
+    "adds   %[w], %[w], #4\n\t"                         \
+    "sxtb16 %[e], %[v]\n\t"                             \
+    "smlad  %[a1], %[x0], %[e], %[a1]\n\t"              \
+    "sxtb16 %[e], %[v], ror #8\n\t"                     \
+    "smlad  %[a1], %[x1], %[e], %[a1]\n\t"              \
+    "ldr    %[v], [%[w2]]\n\t"                          \
+    "sxtb16 %[e], %[v]\n\t"                             \
+    "smlad  %[a2], %[x0], %[e], %[a2]\n\t"              \
+    "sxtb16 %[e], %[v], ror #8\n\t"                     \
+    "smlad  %[a2], %[x1], %[e], %[a2]\n\t"              \
+    "ldr    %[v], [%[w2], %[ws]]\n\t"                   \
+    "adds   %[w2], %[w2], #4\n\t"                       \
+    "sxtb16 %[e], %[v]\n\t"                             \
+    "smlad  %[a3], %[x0], %[e], %[a3]\n\t"              \
+    "sxtb16 %[e], %[v], ror #8\n\t"                     \
+    "smlad  %[a3], %[x1], %[e], %[a3]\n\t"
+
+#define TA_1X4_OPERANDS                                                                                    \
+    : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [cp] "+r"(cp), [w] "+r"(w), [w2] "+r"(w2), \
+      [e] "=&r"(e), [v] "=&r"(v), [x0] "=&r"(x0), [x1] "=&r"(x1)                                         \
+    : [ws] "r"(ws), [end] "r"(end)                                                                       \
+    : "cc", "memory"
+
+/* One column (cp, stride 2) x four weight rows w + o * ws; odd block
+ * first, then two per loop turn. */
 static inline void ta_q15_dot_1x4(const int32_t *cp, const int8_t *w, int32_t ws, int32_t blocks, int32_t acc[4]) {
     int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-    if (blocks > 0) {
-        const int32_t *end = cp + 2 * blocks;
-        const int8_t *w2 = w + 2 * ws;
-        int32_t e, v, x0, x1;
-        __asm__ volatile(
-            "1:\n\t"
-            "ldrd   %[x0], %[x1], [%[cp]], #8\n\t"
-            "ldr    %[v], [%[w]]\n\t"
-            "sxtb16 %[e], %[v]\n\t"
-            "smlad  %[a0], %[x0], %[e], %[a0]\n\t"
-            "sxtb16 %[e], %[v], ror #8\n\t"
-            "smlad  %[a0], %[x1], %[e], %[a0]\n\t"
-            "ldr    %[v], [%[w], %[ws]]\n\t"
-            "adds   %[w], %[w], #4\n\t"
-            "sxtb16 %[e], %[v]\n\t"
-            "smlad  %[a1], %[x0], %[e], %[a1]\n\t"
-            "sxtb16 %[e], %[v], ror #8\n\t"
-            "smlad  %[a1], %[x1], %[e], %[a1]\n\t"
-            "ldr    %[v], [%[w2]]\n\t"
-            "sxtb16 %[e], %[v]\n\t"
-            "smlad  %[a2], %[x0], %[e], %[a2]\n\t"
-            "sxtb16 %[e], %[v], ror #8\n\t"
-            "smlad  %[a2], %[x1], %[e], %[a2]\n\t"
-            "ldr    %[v], [%[w2], %[ws]]\n\t"
-            "adds   %[w2], %[w2], #4\n\t"
-            "sxtb16 %[e], %[v]\n\t"
-            "smlad  %[a3], %[x0], %[e], %[a3]\n\t"
-            "sxtb16 %[e], %[v], ror #8\n\t"
-            "smlad  %[a3], %[x1], %[e], %[a3]\n\t"
-            "cmp    %[cp], %[end]\n\t"
-            "bne    1b\n\t"
-            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [cp] "+r"(cp), [w] "+r"(w), [w2] "+r"(w2),
-              [e] "=&r"(e), [v] "=&r"(v), [x0] "=&r"(x0), [x1] "=&r"(x1)
-            : [ws] "r"(ws), [end] "r"(end)
-            : "cc", "memory");
-    }
+    const int32_t *end = cp + 2 * blocks;
+    const int8_t *w2 = w + 2 * ws;
+    int32_t e, v, x0, x1;
+    if (blocks & 1) __asm__ volatile(TA_1X4_BLOCK TA_1X4_OPERANDS);
+    if (blocks > 1) __asm__ volatile("1:\n\t" TA_1X4_BLOCK TA_1X4_BLOCK "cmp %[cp], %[end]\n\tbne 1b\n\t" TA_1X4_OPERANDS);
     acc[0] = a0;
     acc[1] = a1;
     acc[2] = a2;
     acc[3] = a3;
 }
+
+#undef TA_1X4_BLOCK
+#undef TA_1X4_OPERANDS
 
 /* One column (cp, `stride` words per block) x one weight row. */
 static inline int32_t ta_q15_dot_1x1(const int32_t *cp, int32_t stride, const int8_t *w, int32_t blocks, int32_t a0) {

@@ -141,14 +141,15 @@ static int fc_run(const fc_args_t *a, uint8_t *scratch) {
 
 #else /* DSP */
 
+/* Requantise for channel o (`simple` constant per specialised copy). */
+#define RQ(o, acc) (simple ? ta_requant_simple(&a->rq, &ch[o], (acc)) : ta_requant_fast(&a->rq, &ch[o], (acc)))
+
 /* Rows widened once into scratch (two interleaved, or one), then two rows
  * x two channels (ta_q15_dot_2x2) or one row x four (ta_q15_dot_1x4). */
-static int fc_run(const fc_args_t *a, uint8_t *scratch) {
-    int32_t *q15 = (int32_t *)(void *)scratch;
+static inline __attribute__((always_inline)) void fc_rows(const fc_args_t *a, int32_t *q15, const ta_chq_t *ch,
+                                                          int simple) {
     uint32_t off = ta_lane_offset(a->zp_in);
     int32_t k = a->ic, blocks = k / 4, kb = blocks * 4, b = 0, zp = a->zp_in;
-    ta_chq_t *ch = (ta_chq_t *)(void *)(scratch + 16u * (size_t)blocks);
-    if (ta_requant_prep(&a->rq, a->bias, a->oc, ch)) return TA_FALLBACK;
     for (; b + 2 <= a->nb; b += 2) {
         const int8_t *x0 = a->x + (size_t)b * k, *x1 = x0 + k;
         int8_t *y0 = a->y + (size_t)b * a->oc, *y1 = y0 + a->oc;
@@ -160,16 +161,16 @@ static int fc_run(const fc_args_t *a, uint8_t *scratch) {
             int32_t b0 = ch[o].bias, b1 = ch[o + 1].bias;
             int32_t acc[4] = {b0, b1, b0, b1};
             ta_q15_dot_2x2(q15, w0, k, blocks, acc);
-            y0[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x0, w0, kb, k, zp, acc[0]));
-            y0[o + 1] = ta_requant_fast(&a->rq, &ch[o + 1], ta_tail(x0, w1, kb, k, zp, acc[1]));
-            y1[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x1, w0, kb, k, zp, acc[2]));
-            y1[o + 1] = ta_requant_fast(&a->rq, &ch[o + 1], ta_tail(x1, w1, kb, k, zp, acc[3]));
+            y0[o] = RQ(o, ta_tail(x0, w0, kb, k, zp, acc[0]));
+            y0[o + 1] = RQ(o + 1, ta_tail(x0, w1, kb, k, zp, acc[1]));
+            y1[o] = RQ(o, ta_tail(x1, w0, kb, k, zp, acc[2]));
+            y1[o + 1] = RQ(o + 1, ta_tail(x1, w1, kb, k, zp, acc[3]));
         }
         if (o < a->oc) {
             const int8_t *w0 = a->w + (size_t)o * k;
             int32_t bs = ch[o].bias;
-            y0[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x0, w0, kb, k, zp, ta_q15_dot_1x1(q15, 4, w0, blocks, bs)));
-            y1[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x1, w0, kb, k, zp, ta_q15_dot_1x1(q15 + 2, 4, w0, blocks, bs)));
+            y0[o] = RQ(o, ta_tail(x0, w0, kb, k, zp, ta_q15_dot_1x1(q15, 4, w0, blocks, bs)));
+            y1[o] = RQ(o, ta_tail(x1, w0, kb, k, zp, ta_q15_dot_1x1(q15 + 2, 4, w0, blocks, bs)));
         }
     }
     if (b < a->nb) {
@@ -182,13 +183,25 @@ static int fc_run(const fc_args_t *a, uint8_t *scratch) {
             int32_t acc[4] = {ch[o].bias, ch[o + 1].bias, ch[o + 2].bias, ch[o + 3].bias};
             ta_q15_dot_1x4(q15, w0, k, blocks, acc);
             for (int32_t j = 0; j < 4; j++)
-                y0[o + j] = ta_requant_fast(&a->rq, &ch[o + j], ta_tail(x0, w0 + (size_t)j * k, kb, k, zp, acc[j]));
+                y0[o + j] = RQ(o + j, ta_tail(x0, w0 + (size_t)j * k, kb, k, zp, acc[j]));
         }
         for (; o < a->oc; o++) {
             const int8_t *w0 = a->w + (size_t)o * k;
-            y0[o] = ta_requant_fast(&a->rq, &ch[o], ta_tail(x0, w0, kb, k, zp, ta_q15_dot_1x1(q15, 2, w0, blocks, ch[o].bias)));
+            y0[o] = RQ(o, ta_tail(x0, w0, kb, k, zp, ta_q15_dot_1x1(q15, 2, w0, blocks, ch[o].bias)));
         }
     }
+}
+
+#undef RQ
+
+static int fc_run(const fc_args_t *a, uint8_t *scratch) {
+    int32_t *q15 = (int32_t *)(void *)scratch;
+    ta_chq_t *ch = (ta_chq_t *)(void *)(scratch + 16u * (size_t)(a->ic / 4));
+    if (ta_requant_prep(&a->rq, a->bias, a->oc, ch)) return TA_FALLBACK;
+    if (ta_requant_is_simple(&a->rq, ch, a->oc))
+        fc_rows(a, q15, ch, 1);
+    else
+        fc_rows(a, q15, ch, 0);
     return 0;
 }
 
