@@ -236,7 +236,11 @@ static void conv_case(int kind, const int32_t *fixed, uint32_t *tr, uint32_t *ta
             pb = rint_in(0, kh - 1);
             pl = rint_in(0, kw - 1);
             pr = rint_in(0, kw - 1);
-            mult = dw && rnd() % 6 == 0 ? 2 : 1;
+            /* Multipliers: 1 mostly; 4 and 8 (broadcast kernels, one input
+             * channel per group); 2 and 3 (the reference). */
+            static const int32_t mults[8] = {1, 1, 1, 2, 3, 4, 8, 8};
+            mult = dw ? mults[rnd() % 8] : 1;
+            if (mult > 1) ic = rint_in(1, 3);
             oc = dw ? ic * mult : rint_in(1, 24);
             int32_t eh = dh * (kh - 1) + 1, ew = dwl * (kw - 1) + 1;
             if (ih + pt + pb >= eh && iw + pl + pr >= ew) break;
@@ -286,7 +290,7 @@ static void conv_case(int kind, const int32_t *fixed, uint32_t *tr, uint32_t *ta
     tigris_tile_ctx_t tc;
     int banded = !fixed && rnd() % 5 < 2;
     if (banded) random_tile(&tc, &K.op.spatial, ih, iw, oh, ow);
-    run_case(kind, y, banded ? &tc : NULL, tr, ta, mult == 1);
+    run_case(kind, y, banded ? &tc : NULL, tr, ta, mult == 1 || mult == 8 || (mult == 4 && !TA_MVE));
 }
 
 static void fc_case(const int32_t *fixed, uint32_t *tr, uint32_t *ta) {
@@ -453,6 +457,10 @@ int main(void) {
     uint32_t mbqm_bad = check_mbqm();
     printf("PARITY mbqm             mismatches %lu\n", (unsigned long)mbqm_bad);
     for (int i = 0; i < 80; i++) conv_case(S_CONV, NULL, NULL, NULL);
+    /* Weight rows too long to pad per call (oc * round4(k) > 16 KiB, k % 4 != 0):
+     * the scalar tail path. */
+    static const int32_t long_rows[4] = {9, 21, 40, 5};
+    for (int i = 0; i < 3; i++) conv_case(S_CONV, long_rows, NULL, NULL);
     for (int i = 0; i < 80; i++) conv_case(S_DW, NULL, NULL, NULL);
     for (int i = 0; i < 60; i++) fc_case(NULL, NULL, NULL);
     for (int i = 0; i < 60; i++) pool_case(1, NULL, NULL, NULL);
@@ -472,6 +480,12 @@ int main(void) {
     bench("conv 3x3 16x16x16->16", S_CONV, tr, ta);
     conv_case(S_CONV, c1, &tr, &ta);
     bench("conv 1x1 16x16x32->32", S_CONV, tr, ta);
+    /* Few input channels (a first layer): short columns, k % 4 != 0. */
+    static const int32_t cs3[4] = {32, 3, 8, 3}, cs8[4] = {32, 8, 8, 3};
+    conv_case(S_CONV, cs3, &tr, &ta);
+    bench("conv 3x3 32x32x3->8", S_CONV, tr, ta);
+    conv_case(S_CONV, cs8, &tr, &ta);
+    bench("conv 3x3 32x32x8->8", S_CONV, tr, ta);
     conv_case(S_DW, d3, &tr, &ta);
     bench("depthwise 3x3 16x16x32", S_DW, tr, ta);
     static const int32_t f1[3] = {1, 256, 64};

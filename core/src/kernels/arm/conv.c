@@ -1,23 +1,29 @@
 /*
  * conv.c - accelerated int8 Conv2D (and its scratch twin).
  *
- * Routing (ta_conv): every int8 conv the reference accepts runs here; the
+ * Routing (ta_conv): every int8 conv the reference accepts runs here
+ * (a multiplier of INT32_MIN or missing scratch: the reference); the
  * variant only changes where an output pixel's column (its kh*kw*ic window
  * in OHWI order) comes from:
  *   - 1x1: the input pixel itself, read in place (no copy), and an im2col
  *     column of zero points for a pixel that falls in the padding;
+ *   - window rows of whole 4-byte blocks (DSP): widened straight from the
+ *     input (widen_window), padding rows as zero pairs;
  *   - generic (any kernel, stride, dilation, padding): im2col into scratch,
  *     padding taps filled with the input zero point (they then add
  *     (zp - zp) * w = 0, the reference's skipped taps).
  * Columns are multiplied against OC weight rows:
  *   - DSP (M4/M7): each column widened once to 16-bit pairs (-zp_in added),
  *     then two pixels x two output channels per pass (ta_q15_dot_2x2), a
- *     last odd pixel one x four (ta_q15_dot_1x4), scalar requantisation;
+ *     last odd pixel one x four (ta_q15_dot_1x4), requantisation from a
+ *     per-call channel table; rows of k % 4 != 0 copied zero-padded per
+ *     call (pad_rows) so no scalar tail runs per output;
  *   - MVE (M55): one pixel x four output channels (ta_mve_dot_1x4), the
  *     zero point folded in through per-channel weight sums, four outputs
  *     requantised per vector.
- * Scratch: DSP two int8 columns plus their widened pairs; MVE one column
- * plus OC int32 start values.
+ * Scratch (conv_scratch_bytes): DSP two int8 columns, their widened pairs,
+ * the channel table and the padded rows; MVE one column plus per channel
+ * its start value and requantisation parameters (16 bytes).
  */
 #include "conv_args.h"
 #include "dot_dsp.h"
@@ -81,42 +87,60 @@ static const int8_t *column(const ta_conv_args_t *a, int one_by_one, int32_t n, 
 
 #if TA_MVE
 
-/* start[oc] = bias - zp_in * sum(w[oc]): the accumulator each raw dot
- * product is added to. */
-static void mve_start_values(const ta_conv_args_t *a, int32_t k, int32_t *start) {
-    for (int32_t oc = 0; oc < a->g.oc; oc++) {
+/* Per call, in scratch: for each group of four output channels, four
+ * vectors: start values (bias - zp_in * sum(w), the accumulator each raw dot
+ * product is added to), multipliers, left shifts, negated right shifts.
+ * Channels past the last whole group keep only their start value. */
+typedef struct {
+    const int32_t *p; /* [group][4][4], then start values of the rest */
+} mve_work_t;
+
+static void mve_prep(const ta_conv_args_t *a, int32_t k, int32_t *p) {
+    int32_t noc = a->g.oc, groups = noc / 4;
+    for (int32_t oc = 0; oc < noc; oc++) {
         int32_t s = ta_mve_sum(a->w + (size_t)oc * k, k);
-        start[oc] = fx_wsub(ta_bias(a, oc), fx_wmul(a->zp_in, s));
+        int32_t start = fx_wsub(ta_bias(a, oc), fx_wmul(a->zp_in, s));
+        if (oc >= 4 * groups) {
+            p[16 * groups + (oc - 4 * groups)] = start;
+            continue;
+        }
+        int32_t *g = p + 16 * (oc / 4), lane = oc % 4;
+        uint32_t q = (uint32_t)oc * a->rq.step;
+        int32_t sh = a->rq.shift[q];
+        g[lane] = start;
+        g[4 + lane] = a->rq.mult[q];
+        g[8 + lane] = sh > 0 ? (sh > 31 ? 31 : sh) : 0;
+        g[12 + lane] = sh > 0 ? 0 : (sh < -31 ? -31 : sh);
     }
 }
 
 /* One pixel: all output channels of column c into y. */
-static void mve_pixel(const ta_conv_args_t *a, const int8_t *c, int32_t k, const int32_t *start, int8_t *y) {
+static void mve_pixel(const ta_conv_args_t *a, const int8_t *c, int32_t k, const int32_t *p, int8_t *y) {
     int32_t oc = 0, noc = a->g.oc;
-    for (; oc + 4 <= noc; oc += 4) {
-        int32_t acc[4] = {start[oc], start[oc + 1], start[oc + 2], start[oc + 3]};
+    for (; oc + 4 <= noc; oc += 4, p += 16) {
+        int32_t acc[4] = {p[0], p[1], p[2], p[3]};
         ta_mve_dot_1x4(c, a->w + (size_t)oc * k, k, k, acc);
-        int32x4_t m, l, nr;
-        ta_rq_load4(&a->rq, oc, &m, &l, &nr);
-        vstrbq_s32(y + oc, ta_rq_apply4(&a->rq, vld1q_s32(acc), m, l, nr));
+        vstrbq_s32(y + oc, ta_rq_apply4(&a->rq, vld1q_s32(acc), vld1q_s32(p + 4), vld1q_s32(p + 8), vld1q_s32(p + 12)));
     }
-    for (; oc < noc; oc++) y[oc] = ta_requant(&a->rq, oc, ta_mve_dot(c, a->w + (size_t)oc * k, k, start[oc]));
+    for (int32_t j = 0; oc < noc; oc++, j++)
+        y[oc] = ta_requant(&a->rq, oc, ta_mve_dot(c, a->w + (size_t)oc * k, k, p[j]));
 }
 
 static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     const tk_geom_t *g = &a->g;
     int32_t k = g->kh * g->kw * g->ic;
-    int32_t *start = (int32_t *)scratch;
-    int8_t *col = (int8_t *)(scratch + (size_t)g->oc * 4u);
-    mve_start_values(a, k, start);
+    int32_t *p = (int32_t *)(void *)scratch;
+    int8_t *col = (int8_t *)(scratch + (size_t)g->oc * 16u);
+    mve_prep(a, k, p);
     for (int32_t n = 0; n < g->n; n++)
         for (int32_t oh = 0; oh < g->oh; oh++)
             for (int32_t ow = 0; ow < g->ow; ow++)
-                mve_pixel(a, column(a, one_by_one, n, oh, ow, col), k, start, ta_out_px(a, n, oh, ow));
+                mve_pixel(a, column(a, one_by_one, n, oh, ow, col), k, p, ta_out_px(a, n, oh, ow));
     return 0;
 }
 
-static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) { return (uint64_t)oc * 4u + (uint64_t)k; }
+/* The per-group vectors (16 bytes per channel) and one column. */
+static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) { return (uint64_t)oc * 16u + (uint64_t)k; }
 
 #else /* DSP */
 
@@ -126,6 +150,7 @@ typedef struct {
     int8_t *col[2];
     int32_t *q15; /* [block][4]: slot 0 (words 0-1) and slot 1 (words 2-3) */
     const ta_chq_t *ch; /* per output channel: bias and requantisation */
+    const int8_t *w;    /* weight rows, k apart: the plan's, or padded copies */
     int32_t k, blocks;
     uint32_t off;
 } dsp_work_t;
@@ -144,7 +169,7 @@ static inline __attribute__((always_inline)) void dsp_pixel_pair(const ta_conv_a
                                                                  int8_t *y1, int simple) {
     int32_t k = wk->k, kb = wk->blocks * 4, oc = 0, noc = a->g.oc;
     for (; oc + 2 <= noc; oc += 2) {
-        const int8_t *w0 = a->w + (size_t)oc * k, *w1 = w0 + k;
+        const int8_t *w0 = wk->w + (size_t)oc * k, *w1 = w0 + k;
         int32_t b0 = BIAS(oc), b1 = BIAS(oc + 1);
         int32_t acc[4] = {b0, b1, b0, b1};
         ta_q15_dot_2x2(wk->q15, w0, k, wk->blocks, acc);
@@ -160,7 +185,7 @@ static inline __attribute__((always_inline)) void dsp_pixel_pair(const ta_conv_a
         y1[oc + 1] = RQ(oc + 1, acc[3]);
     }
     if (oc < noc) {
-        const int8_t *w0 = a->w + (size_t)oc * k;
+        const int8_t *w0 = wk->w + (size_t)oc * k;
         int32_t b = BIAS(oc);
         int32_t r0 = ta_tail(c0, w0, kb, k, a->zp_in, ta_q15_dot_1x1(wk->q15, 4, w0, wk->blocks, b));
         int32_t r1 = ta_tail(c1, w0, kb, k, a->zp_in, ta_q15_dot_1x1(wk->q15 + 2, 4, w0, wk->blocks, b));
@@ -178,13 +203,13 @@ static void dsp_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, const int8_
         wk->q15[2 * b + 1] = wk->q15[4 * b + 1];
     }
     for (; oc + 4 <= noc; oc += 4) {
-        const int8_t *w0 = a->w + (size_t)oc * k;
+        const int8_t *w0 = wk->w + (size_t)oc * k;
         int32_t acc[4] = {BIAS(oc), BIAS(oc + 1), BIAS(oc + 2), BIAS(oc + 3)};
         ta_q15_dot_1x4(wk->q15, w0, k, wk->blocks, acc);
         for (int32_t j = 0; j < 4; j++) y0[oc + j] = RQ(oc + j, ta_tail(c0, w0 + (size_t)j * k, kb, k, a->zp_in, acc[j]));
     }
     for (; oc < noc; oc++) {
-        const int8_t *w0 = a->w + (size_t)oc * k;
+        const int8_t *w0 = wk->w + (size_t)oc * k;
         y0[oc] = RQ(oc, ta_tail(c0, w0, kb, k, a->zp_in, ta_q15_dot_1x1(wk->q15, 2, w0, wk->blocks, BIAS(oc))));
     }
 }
@@ -260,19 +285,44 @@ static inline __attribute__((always_inline)) void dsp_conv_loop(const ta_conv_ar
     }
 }
 
+/* Weight rows of k % 4 != 0 are copied per call, zero-padded to whole
+ * blocks, when they fit this budget: the columns are padded to match (with
+ * zp_in, widened to 0), so no scalar tail runs per output. Short rows (a
+ * 3x3x3 first layer: k = 27) are where the tail costs most. */
+#define TA_CONV_PAD_MAX 16384u
+
+static int pad_rows(int32_t k, int32_t oc) {
+    return k % 4 != 0 && (uint64_t)oc * (uint64_t)((k + 3) & ~3) <= TA_CONV_PAD_MAX;
+}
+
 static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     const tk_geom_t *g = &a->g;
     dsp_work_t wk;
-    wk.k = g->kh * g->kw * g->ic;
+    int32_t k = g->kh * g->kw * g->ic, kp = (k + 3) & ~3;
+    int pad = pad_rows(k, g->oc);
+    wk.k = pad ? kp : k;
     wk.blocks = wk.k / 4;
     wk.off = ta_lane_offset(a->zp_in);
-    size_t colb = ((size_t)wk.k + 3u) & ~(size_t)3u;
+    size_t colb = (size_t)kp;
     wk.col[0] = (int8_t *)scratch;
     wk.col[1] = (int8_t *)scratch + colb;
     wk.q15 = (int32_t *)(void *)(scratch + 2u * colb);
-    ta_chq_t *ch = (ta_chq_t *)(void *)(scratch + 2u * colb + 16u * (size_t)wk.blocks);
+    ta_chq_t *ch = (ta_chq_t *)(void *)(scratch + 2u * colb + 16u * (size_t)(kp / 4));
     if (ta_requant_prep(&a->rq, a->bias, g->oc, ch)) return TA_FALLBACK;
     wk.ch = ch;
+    wk.w = a->w;
+    if (pad) {
+        int8_t *wp = (int8_t *)(ch + g->oc);
+        for (int32_t oc = 0; oc < g->oc; oc++) {
+            memcpy(wp + (size_t)oc * kp, a->w + (size_t)oc * k, (size_t)k);
+            memset(wp + (size_t)oc * kp + k, 0, (size_t)(kp - k));
+        }
+        wk.w = wp;
+        /* im2col writes k bytes: the padding stays zp (widened: 0). */
+        memset(wk.col[0] + k, (int)(int8_t)a->zp_in, (size_t)(kp - k));
+        memset(wk.col[1] + k, (int)(int8_t)a->zp_in, (size_t)(kp - k));
+        one_by_one = 0; /* an in-place column has no padding after it */
+    }
     /* Window rows of whole blocks widen straight from the input. */
     int direct = !one_by_one && (g->kw * g->ic) % 4 == 0;
     if (ta_requant_is_simple(&a->rq, ch, g->oc))
@@ -282,10 +332,11 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     return 0;
 }
 
-/* Two int8 columns (word-rounded), 16 bytes per block of four, and the
- * channel table. */
+/* Two int8 columns (word-rounded), 16 bytes per block of four, the
+ * channel table, and the padded weight rows when pad_rows() holds. */
 static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) {
-    return 2u * (((uint64_t)k + 3u) & ~(uint64_t)3u) + 16u * ((uint64_t)k / 4u) + sizeof(ta_chq_t) * (uint64_t)oc;
+    uint64_t kp = ((uint64_t)k + 3u) & ~(uint64_t)3u;
+    return 2u * kp + 4u * kp + sizeof(ta_chq_t) * (uint64_t)oc + (pad_rows(k, oc) ? kp * (uint64_t)oc : 0u);
 }
 
 #endif

@@ -2,9 +2,11 @@
  * depthwise.c - accelerated int8 depthwise conv (and its scratch twin).
  *
  * Routing (ta_depthwise):
- *   - channel multiplier 1 (every MobileNet-style depthwise): the kernel
+ *   - channel multiplier 1 (every MobileNet-style depthwise), or a multiple
+ *     of the channel group (4 on DSP, 8 on MVE: each group then reads one
+ *     input channel, broadcast; e.g. a one-channel input layer): the kernel
  *     below, any kernel size, stride, dilation, padding, band or tile;
- *   - channel multiplier > 1: the int8 reference.
+ *   - other channel multipliers: the int8 reference.
  * Each output pixel walks its in-image taps (tk_taps, as the reference does,
  * so padding taps are skipped, not zero-filled) for a group of channels at
  * a time, accumulators kept in registers:
@@ -42,7 +44,8 @@ static int8_t channel_scalar(const ta_conv_args_t *a, const ta_taps_t *t, int32_
     for (int32_t kh = t->khlo; kh < t->khhi; kh++)
         for (int32_t kw = t->kwlo; kw < t->kwhi; kw++) {
             const int8_t *xp = ta_in_px(a, n, t->iy0 + kh * g->dh, t->ix0 + kw * g->dw);
-            acc += (uint32_t)(((int32_t)xp[c] - a->zp_in) * (int32_t)a->w[((size_t)kh * g->kw + kw) * g->oc + c]);
+            acc += (uint32_t)(((int32_t)xp[c / a->mult] - a->zp_in) *
+                              (int32_t)a->w[((size_t)kh * g->kw + kw) * g->oc + c]);
         }
     return ta_requant(&a->rq, c, (int32_t)acc);
 }
@@ -73,6 +76,35 @@ static int dw_prep(const ta_conv_args_t *a, int32_t *pp, int32_t groups) {
     return 0;
 }
 
+/* dw_row when the four channels share one input channel (channel
+ * multiplier a multiple of four): the input byte is loaded once and put in
+ * both 16-bit lanes (x - zp, x - zp). */
+static inline void dw_row_bcast(const int8_t *xp, const int32_t *wp, int32_t n, int32_t xs, int32_t off,
+                                int32_t acc[4]) {
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    for (int32_t j = 0; j < n; j++) {
+        int32_t xw, xe, we, wo;
+        __asm__ volatile(
+            "ldrb    %[xw], [%[xp]]\n\t"
+            "add     %[xp], %[xp], %[xs]\n\t"
+            "ldrd    %[we], %[wo], [%[wp]], #8\n\t"
+            "orr     %[xw], %[xw], %[xw], lsl #16\n\t"
+            "sxtab16 %[xe], %[off], %[xw]\n\t"
+            "smlabb  %[a0], %[xe], %[we], %[a0]\n\t"
+            "smlatt  %[a2], %[xe], %[we], %[a2]\n\t"
+            "smlabb  %[a1], %[xe], %[wo], %[a1]\n\t"
+            "smlatt  %[a3], %[xe], %[wo], %[a3]\n\t"
+            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [xp] "+r"(xp), [wp] "+r"(wp),
+              [xw] "=&r"(xw), [xe] "=&r"(xe), [we] "=&r"(we), [wo] "=&r"(wo)
+            : [xs] "r"(xs), [off] "r"(off)
+            : "memory");
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+
 /* One tap of dw_row as an assembler macro body, for the unrolled row. */
 #define DW_TAP                                      \
     "ldr     %[xw], [%[xp]]\n\t"                    \
@@ -98,7 +130,10 @@ static inline const int32_t *dw_row3(const int8_t *xp, const int32_t *wp, int32_
     return wp;
 }
 
-static void pixel(const ta_conv_args_t *a, const dw_work_t *wk, const ta_taps_t *t, int32_t n, int8_t *y) {
+/* `bcast` (multiplier a multiple of eight) is a constant at each call, so
+ * the inner loop has no test. */
+static inline __attribute__((always_inline)) void pixel_mve(const ta_conv_args_t *a, const dw_work_t *wk,
+                                                           const ta_taps_t *t, int32_t n, int8_t *y, int bcast) {
     const tk_geom_t *g = &a->g;
     const size_t xs_w = (size_t)g->dw * g->ic, xs_h = (size_t)g->dh * g->iw * g->ic;
     const size_t ws_w = (size_t)g->oc, ws_h = (size_t)g->kw * g->oc;
@@ -109,11 +144,14 @@ static void pixel(const ta_conv_args_t *a, const dw_work_t *wk, const ta_taps_t 
     int32_t c = 0;
     for (int32_t gi = 0; gi < wk->groups; gi++, c += 8, pp += 32) {
         int32x4_t ev = vld1q_s32(pp), od = vld1q_s32(pp + 4);
-        const int8_t *xr = x0 + c, *wr = w0 + c;
+        const int8_t *xr = x0 + c / a->mult, *wr = w0 + c;
         for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += ws_h) {
             const int8_t *xp = xr, *wp = wr;
             for (int32_t kw = t->kwlo; kw < t->kwhi; kw++, xp += xs_w, wp += ws_w) {
-                int16x8_t x = vsubq_n_s16(vldrbq_s16(xp), zp), w = vldrbq_s16(wp);
+                /* Multiplier 1: eight input channels; a multiple of eight:
+                 * the group's one input channel in every lane. */
+                int16x8_t x = bcast ? vdupq_n_s16((int16_t)(*xp - zp)) : vsubq_n_s16(vldrbq_s16(xp), zp);
+                int16x8_t w = vldrbq_s16(wp);
                 ev = vaddq_s32(ev, vmullbq_int_s16(x, w));
                 od = vaddq_s32(od, vmulltq_int_s16(x, w));
             }
@@ -183,6 +221,35 @@ static inline void dw_row(const int8_t *xp, const int32_t *wp, int32_t n, int32_
     acc[3] = a3;
 }
 
+/* dw_row when the four channels share one input channel (channel
+ * multiplier a multiple of four): the input byte is loaded once and put in
+ * both 16-bit lanes (x - zp, x - zp). */
+static inline void dw_row_bcast(const int8_t *xp, const int32_t *wp, int32_t n, int32_t xs, int32_t off,
+                                int32_t acc[4]) {
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    for (int32_t j = 0; j < n; j++) {
+        int32_t xw, xe, we, wo;
+        __asm__ volatile(
+            "ldrb    %[xw], [%[xp]]\n\t"
+            "add     %[xp], %[xp], %[xs]\n\t"
+            "ldrd    %[we], %[wo], [%[wp]], #8\n\t"
+            "orr     %[xw], %[xw], %[xw], lsl #16\n\t"
+            "sxtab16 %[xe], %[off], %[xw]\n\t"
+            "smlabb  %[a0], %[xe], %[we], %[a0]\n\t"
+            "smlatt  %[a2], %[xe], %[we], %[a2]\n\t"
+            "smlabb  %[a1], %[xe], %[wo], %[a1]\n\t"
+            "smlatt  %[a3], %[xe], %[wo], %[a3]\n\t"
+            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [xp] "+r"(xp), [wp] "+r"(wp),
+              [xw] "=&r"(xw), [xe] "=&r"(xe), [we] "=&r"(we), [wo] "=&r"(wo)
+            : [xs] "r"(xs), [off] "r"(off)
+            : "memory");
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+
 /* One tap of dw_row as an assembler macro body, for the unrolled row. */
 #define DW_TAP                                      \
     "ldr     %[xw], [%[xp]]\n\t"                    \
@@ -221,7 +288,14 @@ static inline __attribute__((always_inline)) void pixel_dsp(const ta_conv_args_t
     for (int32_t gi = 0; gi < wk->groups; gi++, c += 4) {
         const ta_chq_t *ch = wk->ch + c;
         int32_t acc[4] = {ch[0].bias, ch[1].bias, ch[2].bias, ch[3].bias};
-        if (cols == 3 && g->kw == 3) {
+        if (a->mult != 1) {
+            if (cols > 0) {
+                const int8_t *xr = x0 + c / a->mult;
+                const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * g->kw + t->kwlo) * 2;
+                for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += 2 * g->kw)
+                    dw_row_bcast(xr, wr, cols, xs_w, off, acc);
+            }
+        } else if (cols == 3 && g->kw == 3) {
             /* Whole window rows: the packed weights run on row after row. */
             int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
             const int8_t *xr = x0 + c;
@@ -254,7 +328,11 @@ static uint64_t dw_scratch_bytes(int32_t taps, int32_t oc) {
 int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
     (void)op_index;
     ta_conv_args_t a;
-    if (ta_conv_args(plan, op, mem, 1, &a) || a.mult != 1) return TA_FALLBACK;
+    if (ta_conv_args(plan, op, mem, 1, &a)) return TA_FALLBACK;
+    /* Channel multiplier 1, or every channel group sharing one input channel
+     * (a multiple of the group: 8 on MVE, 4 on DSP; e.g. a one-channel
+     * first layer lowered to depthwise). */
+    if (a.mult != 1 && a.mult % (TA_MVE ? 8 : 4) != 0) return TA_FALLBACK;
     const tk_geom_t *g = &a.g;
     dw_work_t work;
     int32_t taps = g->kh * g->kw;
@@ -283,7 +361,10 @@ int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_i
                 pixel_taps(g, oh, ow, &t);
                 int8_t *y = ta_out_px(&a, n, oh, ow);
 #if TA_MVE
-                pixel(&a, &work, &t, n, y);
+                if (a.mult == 1)
+                    pixel_mve(&a, &work, &t, n, y, 0);
+                else
+                    pixel_mve(&a, &work, &t, n, y, 1);
 #else
                 if (simple)
                     pixel_dsp(&a, &work, &t, n, y, 1);
