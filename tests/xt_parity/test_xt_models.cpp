@@ -56,14 +56,16 @@ int counting_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t i
 }
 
 // Runs plan on input with the lx106 backend; returns the outputs ("" error on failure).
+// core_only: a fast arena of the core's need only (no room for the scratch:
+// every op must then run on the reference, still bit-exact).
 std::vector<uint8_t> run_esp_nn(const std::vector<uint8_t> &bytes, const std::vector<uint8_t> &input, bool counting,
-                                Counts *counts, std::string *err) {
+                                Counts *counts, std::string *err, bool core_only = false) {
     Buf blob(bytes.size());
     std::memcpy(blob.p, bytes.data(), bytes.size());
     tigris_plan_t plan;
     if (tigris_plan_load(blob.p, (uint32_t)bytes.size(), &plan) != TIGRIS_OK) return *err = "load", std::vector<uint8_t>{};
     const uint16_t nt = plan.header->num_tensors;
-    uint32_t fast_size = tigris_esp_nn_fast_arena_required(&plan);
+    uint32_t fast_size = core_only ? tigris_fast_arena_required(&plan) : tigris_esp_nn_fast_arena_required(&plan);
     if (fast_size == UINT32_MAX) return *err = "fast_arena_required", std::vector<uint8_t>{};
     uint64_t slow = 4096;
     for (uint16_t t = 0; t < nt; t++) slow += 2ull * (plan.tensors[t].size_bytes + 64);
@@ -154,7 +156,68 @@ TEST(XtModels, ImportedOracleModelsGiveTfliteBytes) {
     }
     // Most kernel calls of these conv nets are conv, depthwise, FC, pool or add.
     EXPECT_GT(tuned, fallback) << "tuned " << tuned << ", reference " << fallback;
+    EXPECT_GT(tuned, 0u);
     std::printf("lx106 backend on the oracle models: %u kernel calls tuned, %u on the reference\n", tuned, fallback);
+}
+
+// Sized for the core alone, the arena has no room for the backend's scratch:
+// prepare leaves it untouched and every op runs on the reference.
+TEST(XtModels, ArenaWithoutRoomForScratchRunsOnTheReference) {
+    TIGRIS_REQUIRE_SHARED();
+    for (const char *name : {"kws_ref_model", "ad01_int8", "person_detect"}) {
+        auto file = tigris_test::read_file(tigris_test::shared_dir() / "models" / (std::string(name) + ".tflite"));
+        auto model = tigris::tflite::read_model(file);
+        const auto plan = tigris::import::import_model(model, tigris::import::Options{}).plan;
+        const auto in = oracle(name, "mid", "input"), want = oracle(name, "mid", "expected");
+        Counts c;
+        std::string err;
+        const auto got = run_esp_nn(plan, in, true, &c, &err, true);
+        ASSERT_TRUE(err.empty()) << name << ": " << err;
+        EXPECT_EQ(got, want) << name;
+        EXPECT_EQ(c.tuned, 0u) << name;
+        EXPECT_GT(c.fallback, 0u) << name;
+    }
+}
+
+// prepare reserves the scratch at the top of the fast arena (aligned, above
+// the core's need) and lowers fast_size; a second prepare does not stack a
+// second reservation; deinit restores the size; invalid arguments give -1.
+TEST(XtBackend, PrepareReservesTopOfFastArenaAndDeinitRestoresIt) {
+    TIGRIS_REQUIRE_SHARED();
+    auto file = tigris_test::read_file(tigris_test::shared_dir() / "models" / "kws_ref_model.tflite");
+    const auto bytes = tigris::import::import_model(tigris::tflite::read_model(file), {}).plan;
+    Buf blob(bytes.size());
+    std::memcpy(blob.p, bytes.data(), bytes.size());
+    tigris_plan_t plan;
+    ASSERT_EQ(tigris_plan_load(blob.p, (uint32_t)bytes.size(), &plan), TIGRIS_OK);
+    const uint32_t scratch = tigris_esp_nn_scratch_required(&plan), core = tigris_fast_arena_required(&plan);
+    const uint32_t fast_size = tigris_esp_nn_fast_arena_required(&plan);
+    ASSERT_GT(scratch, 0u);
+    ASSERT_NE(scratch, UINT32_MAX);
+    EXPECT_EQ(fast_size, core + scratch + TIGRIS_TENSOR_ALIGN - 1u);
+    Buf fast(fast_size), slow(1 << 20);
+    std::vector<void *> ptrs(plan.header->num_tensors, nullptr);
+    tigris_mem_t mem;
+    ASSERT_EQ(tigris_mem_init(&mem, ptrs.data(), plan.header->num_tensors, fast.p, fast_size, slow.p, 1 << 20),
+              TIGRIS_MEM_OK);
+    ASSERT_EQ(tigris_esp_nn_prepare(&plan, &mem), 0);
+    const uint32_t reserved = fast_size - mem.fast_size;
+    EXPECT_GE(reserved, scratch);
+    EXPECT_LT(reserved, scratch + TIGRIS_TENSOR_ALIGN);
+    EXPECT_GE(mem.fast_size, core);
+    EXPECT_EQ(((uintptr_t)mem.fast_base + mem.fast_size) % TIGRIS_TENSOR_ALIGN, 0u);
+    ASSERT_EQ(tigris_esp_nn_prepare(&plan, &mem), 0);
+    EXPECT_EQ(fast_size - mem.fast_size, reserved) << "a second prepare replaces the first";
+    tigris_esp_nn_deinit();
+    EXPECT_EQ(mem.fast_size, fast_size);
+    tigris_esp_nn_deinit();  // harmless twice
+    EXPECT_EQ(mem.fast_size, fast_size);
+    EXPECT_EQ(tigris_esp_nn_prepare(nullptr, &mem), -1);
+    EXPECT_EQ(tigris_esp_nn_prepare(&plan, nullptr), -1);
+    EXPECT_EQ(tigris_esp_nn_scratch_required(nullptr), UINT32_MAX);
+    EXPECT_EQ(tigris_esp_nn_fast_arena_required(nullptr), UINT32_MAX);
+    // Without prepare the dispatcher is the reference (a tuned call declines).
+    EXPECT_EQ(xt_dispatch_tuned(&plan, &plan.ops[0], 0, &mem), 1);
 }
 
 }  // namespace

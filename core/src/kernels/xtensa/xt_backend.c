@@ -77,11 +77,14 @@ int tigris_esp_nn_prepare(const tigris_plan_t *plan, tigris_mem_t *mem) {
     xt_ctx.scratch = NULL;
     xt_ctx.scratch_size = 0;
     if (need) {
-        /* Top of the arena, aligned down for word loads. Without room the
+        /* Top of the arena, aligned down for word loads, and only when what
+         * is left still holds the core's own need: without that room the
          * backend runs every op on the reference (optional workspace). */
+        uint32_t core = tigris_fast_arena_required(plan);
         uintptr_t top = (uintptr_t)mem->fast_base + mem->fast_size;
         uintptr_t base = (top - need) & ~(uintptr_t)(TIGRIS_TENSOR_ALIGN - 1u);
-        if (need <= mem->fast_size && base >= (uintptr_t)mem->fast_base + mem->fast_used) {
+        if (core != UINT32_MAX && need <= mem->fast_size && base >= (uintptr_t)mem->fast_base + mem->fast_used &&
+            base - (uintptr_t)mem->fast_base >= core) {
             xt_ctx.scratch = (uint8_t *)base;
             xt_ctx.scratch_size = (uint32_t)(top - base);
             mem->fast_size = (uint32_t)(base - (uintptr_t)mem->fast_base);

@@ -50,11 +50,11 @@ static void conv_pointwise(const tk_geom_t *g, const xt_conv_args_t *a, const in
             for (; ow + 2 <= g->ow; ow += 2, xp += 2 * ic, yp += 2 * oc) {
                 uint32_t sa = xt_offset_row(patch, xp, ic, a->zp_in, 2);
                 uint32_t sb = xt_offset_row(patch + 1, xp + ic, ic, a->zp_in, 2);
-                xt_rows22(patch, sa, sb, a->w, ic, oc, a->bias, a->rq, a->zp_out, a->lo, a->hi, yp, yp + oc);
+                xt_rows22(patch, sa, sb, a->w, ic, oc, a->rq, a->zp_out, a->lo, a->hi, yp, yp + oc);
             }
             if (ow < g->ow) {
                 uint32_t sx = xt_offset_row(patch, xp, ic, a->zp_in, 1);
-                xt_rows(patch, sx, a->w, ic, oc, a->bias, a->rq, a->zp_out, a->lo, a->hi, yp);
+                xt_rows(patch, sx, a->w, ic, oc, a->rq, a->zp_out, a->lo, a->hi, yp);
             }
         }
     }
@@ -106,11 +106,11 @@ static void conv_generic(const tk_geom_t *g, const xt_conv_args_t *a, const int8
             for (; ow + 2 <= g->ow; ow += 2, yp += 2 * oc) {
                 uint32_t sa = gather(g, a, xn, ybase, khlo, khhi, ow, patch, 2);
                 uint32_t sb = gather(g, a, xn, ybase, khlo, khhi, ow + 1, patch + 1, 2);
-                xt_rows22(patch, sa, sb, a->w, k_all, oc, a->bias, a->rq, a->zp_out, a->lo, a->hi, yp, yp + oc);
+                xt_rows22(patch, sa, sb, a->w, k_all, oc, a->rq, a->zp_out, a->lo, a->hi, yp, yp + oc);
             }
             if (ow < g->ow) {
                 uint32_t sx = gather(g, a, xn, ybase, khlo, khhi, ow, patch, 1);
-                xt_rows(patch, sx, a->w, k_all, oc, a->bias, a->rq, a->zp_out, a->lo, a->hi, yp);
+                xt_rows(patch, sx, a->w, k_all, oc, a->rq, a->zp_out, a->lo, a->hi, yp);
             }
         }
     }
@@ -133,7 +133,7 @@ int xt_conv(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem,
     if (!a.w || !xt_quant_channels_ok(plan, a.ov.t, g.oc)) return XT_DECLINE;
     const int8_t *x = (const int8_t *)tk_buf(mem, a.ii);
     int8_t *y = (int8_t *)tk_buf(mem, a.oi);
-    if (!x || !y || xt_rq_channels(plan, a.ov.t, g.oc, a.rq)) return XT_DECLINE;
+    if (!x || !y || xt_rq_channels(plan, a.ov.t, g.oc, a.bias, a.rq)) return XT_DECLINE;
     a.zp_in = tk_zero_point(plan, a.iv.t);
     a.zp_out = tk_zero_point(plan, a.ov.t);
     a.lo = op->act_min;
@@ -181,18 +181,18 @@ int xt_fully_connected(const tigris_plan_t *plan, const tigris_op_t *op, tigris_
     if (!w || !xt_quant_channels_ok(plan, ov.t, oc)) return XT_DECLINE;
     const int8_t *x = (const int8_t *)tk_buf(mem, ii);
     int8_t *y = (int8_t *)tk_buf(mem, oi);
-    if (!x || !y || xt_rq_channels(plan, ov.t, oc, rq)) return XT_DECLINE;
+    if (!x || !y || xt_rq_channels(plan, ov.t, oc, bias, rq)) return XT_DECLINE;
     int32_t zp_in = tk_zero_point(plan, iv.t), zp_out = tk_zero_point(plan, ov.t);
     int32_t b = 0;
     for (; b + 2 <= nb; b += 2) {
         uint32_t sa = xt_offset_row(row, x + (size_t)b * ic, ic, zp_in, 2);
         uint32_t sb = xt_offset_row(row + 1, x + (size_t)(b + 1) * ic, ic, zp_in, 2);
-        xt_rows22(row, sa, sb, w, ic, oc, bias, rq, zp_out, op->act_min, op->act_max, y + (size_t)b * oc,
+        xt_rows22(row, sa, sb, w, ic, oc, rq, zp_out, op->act_min, op->act_max, y + (size_t)b * oc,
                   y + (size_t)(b + 1) * oc);
     }
     if (b < nb) {
         uint32_t sx = xt_offset_row(row, x + (size_t)b * ic, ic, zp_in, 1);
-        xt_rows(row, sx, w, ic, oc, bias, rq, zp_out, op->act_min, op->act_max, y + (size_t)b * oc);
+        xt_rows(row, sx, w, ic, oc, rq, zp_out, op->act_min, op->act_max, y + (size_t)b * oc);
     }
     return 0;
 }

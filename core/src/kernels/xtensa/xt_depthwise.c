@@ -95,7 +95,7 @@ int xt_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t 
     if (!w || !xt_quant_channels_ok(plan, ov.t, g.oc)) return XT_DECLINE;
     const int8_t *x = (const int8_t *)tk_buf(mem, ii);
     int8_t *y = (int8_t *)tk_buf(mem, oi);
-    if (!x || !y || xt_rq_channels(plan, ov.t, g.oc, rq)) return XT_DECLINE;
+    if (!x || !y || xt_rq_channels(plan, ov.t, g.oc, NULL, rq)) return XT_DECLINE;
     int32_t zp_in = tk_zero_point(plan, iv.t);
     int words = d.mult == 1 && (g.ic & 3) == 0 && ((uintptr_t)x & 3u) == 0;
 

@@ -175,27 +175,22 @@ static inline void xt_zero_row(int16_t *dst, int32_t n, int32_t stride) {
     for (int32_t k = 0; k < n; k++) dst[k * stride] = 0;
 }
 
-/* Rows [0, oc) of w (row length n) against x' (sum sx), bias, requantised
- * into y[0..oc). */
-static inline void xt_rows(const int16_t *x, uint32_t sx, const int8_t *w, int32_t n, int32_t oc, const uint8_t *bias,
-                           const xt_rq_t *rq, int32_t zp_out, int32_t lo, int32_t hi, int8_t *y) {
+/* Rows [0, oc) of w (row length n) against x' (sum sx), plus each channel's
+ * bias (in rq), requantised into y[0..oc). */
+static inline void xt_rows(const int16_t *x, uint32_t sx, const int8_t *w, int32_t n, int32_t oc, const xt_rq_t *rq,
+                           int32_t zp_out, int32_t lo, int32_t hi, int8_t *y) {
     uint32_t corr = 0u - (sx << 7); /* -128·sum x' */
     int32_t o = 0;
     for (; o + 2 <= oc; o += 2) {
-        uint32_t a0 = corr, a1 = corr;
+        uint32_t a0 = corr + rq[o].bias, a1 = corr + rq[o + 1].bias;
         xt_dot2(x, w + (size_t)o * (size_t)n, w + (size_t)(o + 1) * (size_t)n, n, &a0, &a1);
-        if (bias) {
-            a0 += (uint32_t)tk_ld_i32(bias, (uint32_t)o);
-            a1 += (uint32_t)tk_ld_i32(bias, (uint32_t)o + 1u);
-        }
         y[o] = xt_out(xt_mbqm((int32_t)a0, &rq[o]), zp_out, lo, hi);
         y[o + 1] = xt_out(xt_mbqm((int32_t)a1, &rq[o + 1]), zp_out, lo, hi);
     }
     if (o < oc) {
-        uint32_t a0 = corr, unused = 0;
+        uint32_t a0 = corr + rq[o].bias, unused = 0;
         const int8_t *wo = w + (size_t)o * (size_t)n;
         xt_dot2(x, wo, wo, n, &a0, &unused); /* the last odd row, paired with itself */
-        if (bias) a0 += (uint32_t)tk_ld_i32(bias, (uint32_t)o);
         y[o] = xt_out(xt_mbqm((int32_t)a0, &rq[o]), zp_out, lo, hi);
     }
 }
@@ -203,20 +198,13 @@ static inline void xt_rows(const int16_t *x, uint32_t sx, const int8_t *w, int32
 /* Two pixels at once: x interleaved (xt_dot22), sums sxa, sxb, outputs to
  * ya[0..oc) and yb[0..oc). An odd last row runs as a pair with itself. */
 static inline void xt_rows22(const int16_t *x, uint32_t sxa, uint32_t sxb, const int8_t *w, int32_t n, int32_t oc,
-                             const uint8_t *bias, const xt_rq_t *rq, int32_t zp_out, int32_t lo, int32_t hi, int8_t *ya,
-                             int8_t *yb) {
+                             const xt_rq_t *rq, int32_t zp_out, int32_t lo, int32_t hi, int8_t *ya, int8_t *yb) {
     uint32_t ca = 0u - (sxa << 7), cb = 0u - (sxb << 7);
     for (int32_t o = 0; o < oc; o += 2) {
         int32_t o1 = o + 1 < oc ? o + 1 : o;
-        uint32_t a[4] = {ca, ca, cb, cb};
+        uint32_t b0 = rq[o].bias, b1 = rq[o1].bias;
+        uint32_t a[4] = {ca + b0, ca + b1, cb + b0, cb + b1};
         xt_dot22(x, w + (size_t)o * (size_t)n, w + (size_t)o1 * (size_t)n, n, a);
-        if (bias) {
-            uint32_t b0 = (uint32_t)tk_ld_i32(bias, (uint32_t)o), b1 = (uint32_t)tk_ld_i32(bias, (uint32_t)o1);
-            a[0] += b0;
-            a[1] += b1;
-            a[2] += b0;
-            a[3] += b1;
-        }
         ya[o] = xt_out(xt_mbqm((int32_t)a[0], &rq[o]), zp_out, lo, hi);
         yb[o] = xt_out(xt_mbqm((int32_t)a[2], &rq[o]), zp_out, lo, hi);
         if (o1 != o) {

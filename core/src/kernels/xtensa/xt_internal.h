@@ -3,10 +3,11 @@
  * the backend's reservation, the per-channel requantisation in 32-bit
  * arithmetic, and the kernel entry points the dispatcher routes to.
  *
- * Every kernel here returns 0 when it computed the op, -1 for an error it
- * found after writing nothing, and XT_DECLINE when the shape is one it does
- * not take: the dispatcher then runs the int8 reference, which also decides
- * whether the op is valid at all. A kernel declines before writing output.
+ * Every kernel here returns 0 when it computed the op and XT_DECLINE when
+ * it does not take it (a shape it has no variant for, an inconsistent record,
+ * too little scratch): the dispatcher then runs the int8 reference, which
+ * also decides whether the op is valid at all and reports errors. A kernel
+ * checks everything before it writes any output.
  */
 #ifndef TIGRIS_XT_INTERNAL_H
 #define TIGRIS_XT_INTERNAL_H
@@ -56,6 +57,7 @@ typedef struct {
     int32_t mh;     /* m >> 16 (arithmetic) */
     int32_t ml;     /* m & 0xFFFF */
     uint32_t mask;  /* (1 << r) - 1 */
+    uint32_t bias;  /* the channel's bias (0 without one), aligned for one load */
     uint8_t l, r;   /* left shift (<= 31), right shift (<= 31) */
     uint8_t _pad[2];
 } xt_rq_t;
@@ -95,16 +97,20 @@ static inline int xt_rq_make(int32_t m, int32_t shift, xt_rq_t *q) {
     q->l = (uint8_t)l;
     q->r = (uint8_t)r;
     q->mask = r == 31 ? 0x7FFFFFFFu : ((1u << r) - 1u);
+    q->bias = 0;
     q->_pad[0] = q->_pad[1] = 0;
     return 0;
 }
 
 /* Per-channel pairs of output tensor out for oc channels into rq[oc], the
- * way the reference's tk_requant picks them; -1 when a pair is unusable. */
-static inline int xt_rq_channels(const tigris_plan_t *plan, const tigris_tensor_t *out, int32_t oc, xt_rq_t *rq) {
+ * way the reference's tk_requant picks them, with the bias (plan bytes,
+ * unaligned, or NULL) beside them; -1 when a pair is unusable. */
+static inline int xt_rq_channels(const tigris_plan_t *plan, const tigris_tensor_t *out, int32_t oc,
+                                 const uint8_t *bias, xt_rq_t *rq) {
     for (int32_t c = 0; c < oc; c++) {
         int32_t m, s;
         if (tk_requant(plan, out, c, &m, &s) || xt_rq_make(m, s, &rq[c])) return -1;
+        if (bias) rq[c].bias = (uint32_t)tk_ld_i32(bias, (uint32_t)c);
     }
     return 0;
 }
