@@ -3,12 +3,14 @@
 
 # Debian's QEMU accepts -plugin but ships neither plugins nor qemu-plugin.h;
 # the header comes from Debian's qemu source package, fetched once into the
-# build tree (scripts/fetch-qemu-plugin-header.sh; needs the Debian archive).
+# build root, shared by the host-like presets (scripts/fetch-qemu-plugin-header.sh;
+# needs the Debian archive).
+get_filename_component(_tigris_build_root ${CMAKE_BINARY_DIR} DIRECTORY)
 set(TIGRIS_QEMU_PLUGIN_INCLUDE "" CACHE PATH
-    "Directory with qemu-plugin.h; empty: fetch it into the build tree")
+    "Directory with qemu-plugin.h; empty: fetch it into <build root>/qemu-plugin-header")
 set(_qph_dir "${TIGRIS_QEMU_PLUGIN_INCLUDE}")
 if(NOT _qph_dir)
-  set(_qph_dir ${CMAKE_BINARY_DIR}/qemu-plugin-header)
+  set(_qph_dir ${_tigris_build_root}/qemu-plugin-header)
   if(NOT EXISTS ${_qph_dir}/qemu-plugin.h AND NOT TIGRIS_QEMU_PLUGIN_FETCH_FAILED)
     message(STATUS "emu: fetching qemu-plugin.h from Debian's qemu source package")
     execute_process(COMMAND ${PROJECT_SOURCE_DIR}/scripts/fetch-qemu-plugin-header.sh ${_qph_dir}
@@ -31,7 +33,6 @@ endif()
 
 # The cross presets build into sibling trees: build/cortex-m4/emu/... next to
 # build/host. Point this elsewhere when the images live somewhere else.
-get_filename_component(_tigris_build_root ${CMAKE_BINARY_DIR} DIRECTORY)
 set(TIGRIS_FIRMWARE_DIR "${_tigris_build_root}" CACHE PATH
     "Root holding the firmware build trees (<dir>/<preset>/emu/tigris-emu-<board>.elf)")
 

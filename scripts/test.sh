@@ -3,10 +3,12 @@
 #
 #   ./scripts/test.sh
 #
-# Steps: scripts/setup.sh; configure + build the eight presets (host, the two
-# sanitizer builds, wasm, three Cortex-M boards, Xtensa lx106); ctest on each
-# build that registers tests (host: everything; host-asan: unit + conformance;
-# host-tsan: unit + thread); a bounded libFuzzer run of every fuzz target.
+# Steps: scripts/setup.sh; configure + build the eight presets (the three
+# Cortex-M boards and Xtensa lx106 first, because the host build's emu suite
+# runs their firmware images; then host, the two sanitizer builds, wasm);
+# ctest on each build that registers tests (host: everything; host-asan:
+# unit + conformance; host-tsan: unit + thread); a bounded libFuzzer run of
+# every fuzz target.
 # Every configure, build, test and fuzz run counts as one check; the last line
 # is "N passed, N failed[, N skipped]" and the exit status is non-zero when
 # anything failed.
@@ -108,6 +110,43 @@ if [ "${TIGRIS_SKIP_SETUP:-0}" != 1 ]; then
   }
 fi
 
+# lx106_helpers OBJDIR: Debian's lx106 libgcc has no 64-bit division and no
+# soft-float arithmetic, so a static library that compiles cleanly can still
+# never link into firmware. Name each object that needs a missing helper.
+lx106_helpers() {
+  local objdir="$1" bad=0 obj syms
+  local missing='^__(u?divdi3|u?moddi3|(add|sub|mul)[sd]f3|divdf3|float(un)?[sd]i[sd]f|fix(uns)?[sd]f[sd]i|extendsfdf2|truncdfsf2)$'
+  while read -r obj; do
+    syms=$(xtensa-lx106-elf-nm -u "$obj" | awk '{print $2}' | grep -E "$missing" | tr '\n' ' ')
+    if [ -n "$syms" ]; then
+      echo "${obj#"$objdir"/}: $syms"
+      bad=1
+    fi
+  done < <(find "$objdir" -name '*.obj' | sort)
+  return $bad
+}
+
+# --- cross builds: the core (and whatever the target adds) must build -------
+# The firmware presets come first: the host build's emu suite (ctest label
+# emu) runs their images under QEMU, found in $BUILD_ROOT/<preset>/emu/.
+cross_build() {
+  local preset="$1"
+  has_preset "$preset" || return 0
+  echo "-- $preset"
+  if configure_and_build "$preset"; then
+    if [ "$preset" = xtensa-lx106 ]; then
+      check lx106-no-missing-libgcc-helpers lx106_helpers "$BUILD_ROOT/$preset/core/CMakeFiles/tigris_core.dir"
+    fi
+    # Firmware and wasm builds may register emulator or node tests.
+    if [ -f "$BUILD_ROOT/$preset/CTestTestfile.cmake" ]; then
+      run_ctest "ctest-$preset" "$BUILD_ROOT/$preset"
+    fi
+  fi
+}
+for preset in cortex-m4 cortex-m7 cortex-m55 xtensa-lx106; do
+  cross_build "$preset"
+done
+
 # --- host builds and their tests -------------------------------------------
 if has_preset host; then
   echo "-- host"
@@ -140,36 +179,7 @@ if has_preset host-tsan; then
   fi
 fi
 
-# lx106_helpers OBJDIR: Debian's lx106 libgcc has no 64-bit division and no
-# soft-float arithmetic, so a static library that compiles cleanly can still
-# never link into firmware. Name each object that needs a missing helper.
-lx106_helpers() {
-  local objdir="$1" bad=0 obj syms
-  local missing='^__(u?divdi3|u?moddi3|(add|sub|mul)[sd]f3|divdf3|float(un)?[sd]i[sd]f|fix(uns)?[sd]f[sd]i|extendsfdf2|truncdfsf2)$'
-  while read -r obj; do
-    syms=$(xtensa-lx106-elf-nm -u "$obj" | awk '{print $2}' | grep -E "$missing" | tr '\n' ' ')
-    if [ -n "$syms" ]; then
-      echo "${obj#"$objdir"/}: $syms"
-      bad=1
-    fi
-  done < <(find "$objdir" -name '*.obj' | sort)
-  return $bad
-}
-
-# --- cross builds: the core (and whatever the target adds) must build -------
-for preset in wasm cortex-m4 cortex-m7 cortex-m55 xtensa-lx106; do
-  has_preset "$preset" || continue
-  echo "-- $preset"
-  if configure_and_build "$preset"; then
-    if [ "$preset" = xtensa-lx106 ]; then
-      check lx106-no-missing-libgcc-helpers lx106_helpers "$BUILD_ROOT/$preset/core/CMakeFiles/tigris_core.dir"
-    fi
-    # Firmware and wasm builds may register emulator or node tests.
-    if [ -f "$BUILD_ROOT/$preset/CTestTestfile.cmake" ]; then
-      run_ctest "ctest-$preset" "$BUILD_ROOT/$preset"
-    fi
-  fi
-done
+cross_build wasm
 
 # --- fuzzing ----------------------------------------------------------------
 if has_preset fuzz; then

@@ -29,6 +29,12 @@ __attribute__((noreturn)) void emu_exit(int status);
 extern const char tigris_emu_fault_site[];
 __attribute__((noreturn)) void emu_board_fault_now(void);
 
+/* The board's cycle timer, for counting without the count plugin: under
+ * QEMU -icount its ticks follow the executed instructions. Arm: SysTick on
+ * the CPU clock, widened to 32 bits by counting its wraps; Xtensa: CCOUNT. */
+void emu_timer_start(void);
+uint32_t emu_timer_now(void);
+
 /* The C entry the startup code calls once memory is set up. */
 int emu_main(void);
 

@@ -30,7 +30,8 @@ __attribute__((noipa, used)) void tigris_emu_mark(void) { __asm__ volatile("" ::
 
 typedef struct {
     tigris_kernel_fn inner;
-    uint16_t *log; /* op index of each bracketed call */
+    uint16_t *log;  /* op index of each bracketed call */
+    uint32_t *ticks; /* cycle-timer ticks of each bracketed call, or NULL */
     uint32_t cap;
     uint32_t calls;
 } emu_calls_t;
@@ -41,9 +42,11 @@ static int emu_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
     int rc;
     if (c->calls < c->cap) {
         c->log[c->calls] = op_index;
+        uint32_t t0 = c->ticks ? emu_timer_now() : 0;
         tigris_emu_mark();
         rc = c->inner(plan, op, op_index, mem, 0);
         tigris_emu_mark();
+        if (c->ticks) c->ticks[c->calls] = emu_timer_now() - t0;
     } else {
         rc = c->inner(plan, op, op_index, mem, 0);
     }
@@ -121,16 +124,25 @@ static void print_stats(const tigris_exec_stats_t *s, const tigris_mem_t *mem) {
     rep_kv("copy_bytes", s->copy_bytes);
 }
 
+static void print_list(const char *key, uint32_t n, const uint16_t *u16, const uint32_t *u32) {
+    for (uint32_t i = 0; i < n; i++) {
+        if ((i & 31u) == 0) {
+            if (i) rep_char('\n');
+            rep_char('@');
+            rep_str(key);
+        }
+        rep_char(' ');
+        rep_u32(u16 ? u16[i] : u32[i]);
+    }
+    if (n) rep_char('\n');
+}
+
 static void print_log(const emu_calls_t *c) {
     uint32_t n = c->calls < c->cap ? c->calls : c->cap;
     rep_kv("calls", c->calls);
     rep_kv("logged", n);
-    for (uint32_t i = 0; i < n; i++) {
-        if ((i & 31u) == 0) rep_str(i ? "\n@log" : "@log");
-        rep_char(' ');
-        rep_u32(c->log[i]);
-    }
-    if (n) rep_char('\n');
+    print_list("log", n, c->log, 0);
+    if (c->ticks) print_list("ticks", n, 0, c->ticks);
 }
 
 int emu_main(void) {
@@ -228,12 +240,14 @@ int emu_main(void) {
         fail_memory("tensor table, workspace, state and output buffer", (uint32_t)(ws_size + state_size + out_max),
                     d->free_size);
 
-    emu_calls_t calls = {kernel, 0, 0, 0};
+    const int timed = (d->flags & TIGRIS_EMU_FLAG_TIMER) != 0;
+    emu_calls_t calls = {kernel, 0, 0, 0, 0};
     if (d->flags & TIGRIS_EMU_FLAG_OP_MARKS) {
-        uint32_t room = (uint32_t)(slow_pool.end - slow_pool.at) / 2u;
+        uint32_t room = (uint32_t)(slow_pool.end - slow_pool.at) / 8u;
         calls.cap = room < EMU_MAX_LOGGED_CALLS ? room : EMU_MAX_LOGGED_CALLS;
         calls.log = (uint16_t *)pool_take(&slow_pool, calls.cap * 2u, 2);
-        if (!calls.log) calls.cap = 0;
+        if (timed) calls.ticks = (uint32_t *)pool_take(&slow_pool, calls.cap * 4u, 4);
+        if (!calls.log || (timed && !calls.ticks)) calls.cap = 0;
     }
 
     tigris_mem_t mem;
@@ -266,10 +280,13 @@ int emu_main(void) {
     memset(&stats, 0, sizeof stats);
     const int marks = (d->flags & TIGRIS_EMU_FLAG_OP_MARKS) != 0;
     rep_flush(); /* keep console traps out of the measured span */
+    if (timed) emu_timer_start();
+    const uint32_t run_t0 = timed ? emu_timer_now() : 0;
     tigris_emu_mark();
     tigris_exec_error_t xe = tigris_run_with_state(&plan, &mem, marks ? emu_kernel : kernel, marks ? &calls : 0,
                                                    &stats, ws, ws_size, state, state_size);
     tigris_emu_mark();
+    if (timed) rep_kv("ticks_run", emu_timer_now() - run_t0);
     if (accel) emu_accel_deinit(&mem);
     print_log(&calls);
     print_stats(&stats, &mem);

@@ -24,6 +24,8 @@
 
 /* flags */
 #define TIGRIS_EMU_FLAG_OP_MARKS 0x1u /* bracket every kernel call for per-op counts */
+#define TIGRIS_EMU_FLAG_TIMER 0x2u    /* also time run and calls with the board's cycle timer
+                                         (SysTick / CCOUNT; meaningful under QEMU -icount) */
 
 /* debug: test modes that exercise the host's failure handling */
 #define TIGRIS_EMU_DEBUG_NONE 0u

@@ -102,7 +102,8 @@ const Registration reg{
         sub.add_option("--timeout-ms", o->timeout_ms, "Timeout of each QEMU run")->check(CLI::Range(100u, 3600000u));
         sub.add_option("--firmware-dir", o->firmware_dir,
                        "Root of the firmware build trees (<dir>/<preset>/emu/tigris-emu-<board>.elf)");
-        sub.add_option("--plugin", o->plugin, "Instruction-count plugin (.so), or 'none'");
+        sub.add_option("--plugin", o->plugin,
+                       "Instruction-count plugin (.so), or 'none' to count with the boards' cycle timers");
         return std::function<int()>([o] { return validate(*o); });
     }};
 

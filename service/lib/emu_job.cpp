@@ -121,6 +121,7 @@ JobResult run_job(const JobSpec &spec, const Paths &paths, std::chrono::millisec
     d.version = TIGRIS_EMU_VERSION;
     d.backend = spec.backend == Backend::Accel ? TIGRIS_EMU_BACKEND_ACCEL : TIGRIS_EMU_BACKEND_REF;
     d.flags = spec.op_counts ? TIGRIS_EMU_FLAG_OP_MARKS : 0;
+    if ((paths.plugin.empty() || !fs::exists(paths.plugin)) && paths.timer_fallback) d.flags |= TIGRIS_EMU_FLAG_TIMER;
     d.debug = spec.debug;
     d.plan_addr = static_cast<uint32_t>(plan_addr);
     d.plan_size = static_cast<uint32_t>(spec.plan.size());
@@ -153,9 +154,14 @@ JobResult run_job(const JobSpec &spec, const Paths &paths, std::chrono::millisec
                           "stdio,id=con", "-semihosting-config", "enable=on,target=native,chardev=con"})
         argv.emplace_back(a);
     const bool counting = !paths.plugin.empty() && fs::exists(paths.plugin);
+    const bool timing = !counting && paths.timer_fallback;
     if (counting) {
         argv.emplace_back("-plugin");
         argv.push_back(paths.plugin + ",out=" + (dir.path / "counts.txt").string() + ",mark=" + TIGRIS_EMU_MARK_SYMBOL);
+    } else if (timing) {
+        // Virtual time = instructions (1 ns each), so the timer counts them.
+        argv.emplace_back("-icount");
+        argv.emplace_back("shift=0");
     }
     argv.emplace_back("-kernel");
     argv.push_back(image);
@@ -178,8 +184,11 @@ JobResult run_job(const JobSpec &spec, const Paths &paths, std::chrono::millisec
     r.exit_code = p.exit_code;
     r.report = std::move(p.out);
     std::vector<uint16_t> log;
-    parse_report(r.report, r, &log);
+    std::vector<uint32_t> ticks;
+    std::optional<uint64_t> run_ticks;
+    parse_report(r.report, r, &log, &ticks, &run_ticks);
     if (counting && p.exit_code >= 0) apply_counts(slurp(dir.path / "counts.txt"), log, r);
+    if (timing) apply_ticks(*b, log, ticks, run_ticks, r);
 
     const std::string where = b->target + " (" + b->board + ")";
     if (!p.started) {

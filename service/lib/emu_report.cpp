@@ -40,7 +40,8 @@ std::optional<uint32_t> field(const std::string &line, const std::string &key) {
 
 }  // namespace
 
-void parse_report(const std::string &text, JobResult &r, std::vector<uint16_t> *log) {
+void parse_report(const std::string &text, JobResult &r, std::vector<uint16_t> *log, std::vector<uint32_t> *ticks,
+                  std::optional<uint64_t> *run_ticks) {
     std::istringstream in(text);
     std::string line;
     uint32_t want = 0;  // bytes still expected for the current @output
@@ -86,6 +87,9 @@ void parse_report(const std::string &text, JobResult &r, std::vector<uint16_t> *
         } else if (key == "log" && log) {
             while (ls >> a)
                 if (parse_u64(a, v) && v <= 0xFFFF) log->push_back(static_cast<uint16_t>(v));
+        } else if (key == "ticks" && ticks) {
+            while (ls >> a)
+                if (parse_u64(a, v) && v <= 0xFFFFFFFFu) ticks->push_back(static_cast<uint32_t>(v));
         } else {
             ls >> a;
             if (!parse_u64(a, v)) continue;
@@ -96,6 +100,7 @@ void parse_report(const std::string &text, JobResult &r, std::vector<uint16_t> *
             else if (key == "slow_size") r.slow_size = u;
             else if (key == "slow_peak") r.slow_peak = u;
             else if (key == "calls") r.kernel_calls = u;
+            else if (key == "ticks_run" && run_ticks) *run_ticks = v;
         }
     }
 }
@@ -115,6 +120,7 @@ bool apply_counts(const std::string &text, const std::vector<uint16_t> &log, Job
     }
     if (in >> w && w == "overflow") return false;
     r.total_instructions = insns;
+    r.count_method = "plugin";
     if (marks.size() < 2) return true;
     r.run_instructions = marks.back() - marks.front();
     // Marks: run start, then a pair around every logged kernel call, then run end.
@@ -129,6 +135,24 @@ bool apply_counts(const std::string &text, const std::vector<uint16_t> &log, Job
     r.ops.clear();
     for (auto &[op, c] : per) r.ops.push_back(c);
     return true;
+}
+
+void apply_ticks(const Board &b, const std::vector<uint16_t> &log, const std::vector<uint32_t> &call_ticks,
+                 std::optional<uint64_t> run_ticks, JobResult &r) {
+    if (!run_ticks || b.ns_per_tick <= 0) return;
+    auto insns = [&](uint64_t t) { return static_cast<uint64_t>(static_cast<double>(t) * b.ns_per_tick + 0.5); };
+    r.run_instructions = insns(*run_ticks);
+    r.count_method = "timer";
+    if (call_ticks.size() != log.size()) return;
+    std::map<uint16_t, OpCount> per;
+    for (size_t i = 0; i < log.size(); i++) {
+        OpCount &c = per[log[i]];
+        c.op = log[i];
+        c.calls++;
+        c.instructions += insns(call_ticks[i]);
+    }
+    r.ops.clear();
+    for (auto &[op, c] : per) r.ops.push_back(c);
 }
 
 }  // namespace tigris::host::emu

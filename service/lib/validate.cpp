@@ -185,6 +185,7 @@ ValidateReport validate_plan(Fleet &fleet, const std::vector<uint8_t> &plan, con
         t.ref_instructions = ref.run_instructions;
         t.accel_instructions = acc.run_instructions;
         t.accel_kernel = acc.kernel;
+        t.count_method = ref.count_method.empty() ? acc.count_method : ref.count_method;
         if (acc.ok()) t.fast_peak = acc.fast_peak;
         else if (ref.ok()) t.fast_peak = ref.fast_peak;
         if (ref.ok()) t.ref_matches_host = !first_difference(ref.outputs, host.outputs);
@@ -231,6 +232,7 @@ nlohmann::json to_json(const TargetResult &t) {
     j["ref_matches_host"] = t.ref_matches_host;
     j["accel_matches_ref"] = t.accel_matches_ref;
     j["accel_kernel"] = t.accel_kernel;
+    j["count_method"] = t.count_method.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.count_method);
     nlohmann::json ops = nlohmann::json::array();
     for (const OpTypeCount &o : t.op_types) {
         nlohmann::json oj{{"op_type", o.op_type},
@@ -267,7 +269,8 @@ std::string validate_to_text(const ValidateReport &r) {
         if (t.first_mismatch) o << ", first mismatch at byte " << *t.first_mismatch;
         o << '\n';
         if (t.ref_instructions || t.accel_instructions) {
-            o << "  instructions: reference " << (t.ref_instructions ? std::to_string(*t.ref_instructions) : "-")
+            o << "  instructions (" << (t.count_method == "timer" ? "cycle timer under -icount" : "exact")
+              << "): reference " << (t.ref_instructions ? std::to_string(*t.ref_instructions) : "-")
               << ", accelerated " << (t.accel_instructions ? std::to_string(*t.accel_instructions) : "-");
             if (t.ref_instructions && t.accel_instructions && *t.accel_instructions)
                 o << " (" << static_cast<double>(*t.ref_instructions) / static_cast<double>(*t.accel_instructions)

@@ -30,6 +30,7 @@ std::string missing(const std::string &target) {
 emu::Paths paths_without_counts() {
     emu::Paths p = emu::Paths::defaults();
     p.plugin.clear();
+    p.timer_fallback = false;
     return p;
 }
 

@@ -17,7 +17,7 @@ namespace emu = tigris::host::emu;
 // Empty when the target can run here; otherwise why not.
 std::string missing(const std::string &target);
 
-// Paths without the count plugin: parity runs go faster without counting.
+// Paths without any counting (no plugin, no -icount): parity runs go faster.
 emu::Paths paths_without_counts();
 
 // Our own child processes that are QEMU (from /proc).

@@ -47,6 +47,44 @@ TEST(EmuCounts, ExactPerRunAndPerOp) {
     }
 }
 
+// The fallback without the plugin: -icount shift=0 and the boards' cycle
+// timers (SysTick at 25/32 MHz, CCOUNT at 40 MHz) give the same counts to
+// within a timer tick per bracket.
+TEST(EmuCounts, CycleTimerFallbackAgreesWithThePlugin) {
+    TIGRIS_REQUIRE_SHARED();
+    const emu::Paths exact = emu::Paths::defaults();
+    if (exact.plugin.empty() || !std::filesystem::exists(exact.plugin))
+        GTEST_SKIP() << "the count plugin was not built: nothing to compare the fallback with";
+    emu::Paths timer = exact;
+    timer.plugin.clear();
+    for (const char *target : {"cortex-m55", "xtensa-lx106"}) {
+        EMU_REQUIRE(target);
+        emu::JobSpec s;
+        s.target = target;
+        s.plan = emu_test::corpus("linebuf_s8_conv_sig_chain_v5.random.tgrs");
+        s.input = emu_test::corpus("linebuf_s8_conv_sig_chain_v5.random.input.bin");
+        s.backend = emu::Backend::Accel;
+        emu::JobResult a = emu::run_job(s, exact, std::chrono::seconds(60));
+        emu::JobResult b = emu::run_job(s, timer, std::chrono::seconds(60));
+        ASSERT_TRUE(a.ok() && b.ok()) << a.error << b.error;
+        EXPECT_EQ(a.count_method, "plugin");
+        EXPECT_EQ(b.count_method, "timer");
+        EXPECT_EQ(a.outputs, b.outputs);
+        ASSERT_TRUE(a.run_instructions && b.run_instructions);
+        const double tick = emu::find_board(target)->ns_per_tick;
+        // Each bracket differs by at most a tick plus the timer reads themselves.
+        const double slack = 2 * tick + 64;
+        EXPECT_NEAR(static_cast<double>(*b.run_instructions), static_cast<double>(*a.run_instructions),
+                    slack + 0.001 * static_cast<double>(*a.run_instructions));
+        ASSERT_EQ(a.ops.size(), b.ops.size());
+        for (size_t i = 0; i < a.ops.size(); i++) {
+            EXPECT_EQ(a.ops[i].calls, b.ops[i].calls);
+            EXPECT_NEAR(static_cast<double>(b.ops[i].instructions), static_cast<double>(a.ops[i].instructions),
+                        a.ops[i].calls * slack);
+        }
+    }
+}
+
 TEST(EmuCounts, WithoutThePluginTheRunStillWorks) {
     TIGRIS_REQUIRE_SHARED();
     EMU_REQUIRE("cortex-m7");

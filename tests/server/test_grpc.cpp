@@ -396,19 +396,33 @@ TEST(Grpc, ImportLowersAModelAndNamesARefusal) {
 }
 
 // Export and Analyze: test_grpc_export.cpp.
-TEST(Grpc, LaterPartsAnswerUnimplemented) {
+// Validate and ListTargets run on emulated boards (tests/emu); here only
+// what needs no QEMU: the board list, and a refused plan refused up front.
+TEST(Grpc, EmulatedDeviceRpcsAnswer) {
     Fixture f;
     {
         grpc::ClientContext c;
         v1::ListTargetsResponse r;
-        EXPECT_EQ(f.stub->ListTargets(&c, v1::ListTargetsRequest{}, &r).error_code(), grpc::StatusCode::UNIMPLEMENTED);
+        ASSERT_TRUE(f.stub->ListTargets(&c, v1::ListTargetsRequest{}, &r).ok());
+        EXPECT_EQ(r.targets_size(), 4);
     }
     {
         grpc::ClientContext c;
         auto reader = f.stub->Validate(&c, v1::ValidateRequest{});
         v1::ValidateUpdate u;
         EXPECT_FALSE(reader->Read(&u));
-        EXPECT_EQ(reader->Finish().error_code(), grpc::StatusCode::UNIMPLEMENTED);
+        EXPECT_EQ(reader->Finish().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    }
+    {
+        grpc::ClientContext c;
+        v1::ValidateRequest req;
+        req.add_targets("m99");
+        auto reader = f.stub->Validate(&c, req);
+        v1::ValidateUpdate u;
+        EXPECT_FALSE(reader->Read(&u));
+        grpc::Status st = reader->Finish();
+        EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+        EXPECT_NE(st.error_message().find("unknown target 'm99'"), std::string::npos);
     }
 }
 

@@ -78,6 +78,36 @@ __attribute__((used, noreturn)) void emu_c_start(void) {
     emu_exit(emu_main());
 }
 
+/* SysTick: 24 bits down-counting on the CPU clock; each wrap raises the
+ * SysTick exception, which extends the count. Under -icount QEMU delivers
+ * it at the exact instruction, so the two halves read below agree. */
+#define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
+#define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
+#define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
+static volatile uint32_t systick_wraps;
+
+static void emu_systick(void) { systick_wraps++; }
+
+void emu_timer_start(void) {
+    SYST_CSR = 0;
+    SYST_RVR = 0xFFFFFFu;
+    SYST_CVR = 0; /* clears the counter; it reloads from RVR on the next tick */
+    SYST_CSR = 7u; /* enable, exception on wrap, processor clock */
+    while (SYST_CVR == 0) {
+    }
+    systick_wraps = 0;
+}
+
+uint32_t emu_timer_now(void) {
+    uint32_t w1, v, w2;
+    do {
+        w1 = systick_wraps;
+        v = SYST_CVR;
+        w2 = systick_wraps;
+    } while (w1 != w2);
+    return (w1 << 24) + (0xFFFFFFu - v);
+}
+
 /* An undefined instruction (UDF) at a global label. */
 __attribute__((naked, noreturn)) void emu_board_fault_now(void) {
     __asm__ volatile(
@@ -103,5 +133,5 @@ __attribute__((section(".vectors"), used)) const void *const emu_vectors[16] = {
     emu_fault_entry,      /* DebugMonitor */
     0,
     emu_fault_entry,      /* PendSV */
-    emu_fault_entry,      /* SysTick */
+    emu_systick,          /* SysTick: the cycle timer's wraps */
 };

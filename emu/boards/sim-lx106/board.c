@@ -37,6 +37,15 @@ void emu_exit(int status) {
     for (;;) simcall(SIMCALL_EXIT, status, 0, 0);
 }
 
+/* CCOUNT runs at the core clock from reset; 32 bits. */
+void emu_timer_start(void) {}
+
+uint32_t emu_timer_now(void) {
+    uint32_t c;
+    __asm__ volatile("rsr.ccount %0" : "=r"(c));
+    return c;
+}
+
 __attribute__((used, noreturn)) void emu_c_start(void);
 __attribute__((used, noreturn)) void emu_c_start(void) {
     uint32_t *src = __data_load, *dst = __data_start;

@@ -33,6 +33,7 @@ struct Board {
     uint32_t load_base = 0, load_size = 0;  // descriptor, plan, inputs, scratch
     uint32_t fast_ram = 0;                  // bytes of fast RAM (arena, stack, data)
     bool float_kernels = true;              // false: the image has no float32 kernels
+    double ns_per_tick = 0;                 // cycle timer (SysTick / CCOUNT) period in virtual ns
 };
 
 const std::vector<Board> &boards();
@@ -48,7 +49,10 @@ const char *backend_name(Backend b);
 // TIGRIS_FIRMWARE_DIR and TIGRIS_EMU_PLUGIN (an empty value turns counts off).
 struct Paths {
     std::string firmware_dir;  // <dir>/<preset>/emu/tigris-emu-<board>.elf
-    std::string plugin;        // tigris-icount.so; empty: no instruction counts
+    std::string plugin;        // tigris-icount.so; empty: no exact counts
+    // Without the plugin: run QEMU with -icount shift=0 (one instruction per
+    // virtual ns) and convert the board's cycle-timer ticks to instructions.
+    bool timer_fallback = true;
     static Paths defaults();
     std::string image(const Board &b) const;
 };
@@ -89,8 +93,9 @@ struct JobResult {
     std::vector<uint32_t> output_sizes;  // bytes of each
     uint32_t fast_required = 0, fast_size = 0, fast_peak = 0, slow_size = 0, slow_peak = 0;
     uint32_t kernel_calls = 0;
-    std::optional<uint64_t> run_instructions;  // the run between its marks (plugin only)
-    std::optional<uint64_t> total_instructions;  // the whole emulation
+    std::optional<uint64_t> run_instructions;  // the run between its marks
+    std::optional<uint64_t> total_instructions;  // the whole emulation (plugin only)
+    std::string count_method;  // "plugin" (exact), "timer" (to one timer tick), "" (none)
     std::vector<OpCount> ops;                  // per op index, when every call was bracketed
     std::optional<uint32_t> fault_pc, fault_site;
     double wall_ms = 0;
@@ -108,7 +113,12 @@ JobResult run_job(const JobSpec &spec, const Paths &paths, std::chrono::millisec
                   const std::atomic<bool> *cancel = nullptr, const std::function<void()> &on_start = {});
 
 // Parsing of the harness report and the plugin's counts file (exposed for tests).
-void parse_report(const std::string &text, JobResult &r, std::vector<uint16_t> *call_log = nullptr);
+// call_ticks: the cycle-timer ticks of each logged call; run_ticks: the run's.
+void parse_report(const std::string &text, JobResult &r, std::vector<uint16_t> *call_log = nullptr,
+                  std::vector<uint32_t> *call_ticks = nullptr, std::optional<uint64_t> *run_ticks = nullptr);
+// Instruction counts from timer ticks (-icount shift=0: one instruction per ns).
+void apply_ticks(const Board &b, const std::vector<uint16_t> &log, const std::vector<uint32_t> &call_ticks,
+                 std::optional<uint64_t> run_ticks, JobResult &r);
 bool apply_counts(const std::string &counts_file_text, const std::vector<uint16_t> &log, JobResult &r);
 
 // A bounded pool of QEMU processes with a bounded queue.
