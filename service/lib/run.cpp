@@ -288,7 +288,8 @@ RunResult run_loaded(const LoadedPlan &lp, std::span<const Bytes> inputs, const 
             to = res.outputs.data() + base;
         }
         tigris_error_t oe = tigris_output_read(&plan, &mem, t, to, n);
-        if (oe != TIGRIS_OK) return refused("output", std::string("cannot read model output: ") + tigris_error_str(oe), oe);
+        if (oe != TIGRIS_OK)
+            return refused("output", std::string("cannot read model output: ") + tigris_error_str(oe), oe);
     }
     return res;
 }

@@ -147,7 +147,8 @@ public:
         if (!slot.ok()) return done("Trace", t0, busy());
         host::RunResult r;
         Status st;
-        workers_.run_and_wait([&](host::RunScratch &scratch) { st = execute(ctx, req->run(), true, r, nullptr, scratch); });
+        workers_.run_and_wait(
+            [&](host::RunScratch &scratch) { st = execute(ctx, req->run(), true, r, nullptr, scratch); });
         if (!st.ok()) return done("Trace", t0, st);
         const size_t batch = req->batch_events() ? req->batch_events() : 1024;
         size_t at = 0;
@@ -269,17 +270,19 @@ private:
     // by size, naming the input, as the CLI does.
     Status execute(grpc::ServerContextBase *ctx, const v1::RunRequest &req, bool trace, host::RunResult &r,
                    v1::RunResponse *direct, host::RunScratch &scratch) {
-        // The call may have waited for a worker: do no work for a client
-        // that is gone or a deadline that has passed.
-        if (ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "the client cancelled the run");
+        // The call may have waited for a worker: do no work for a deadline
+        // that has passed (gRPC then reports the call cancelled too, so the
+        // deadline is looked at first) or a client that is gone.
         if (ctx->deadline() < std::chrono::system_clock::now())
             return Status(StatusCode::DEADLINE_EXCEEDED, "the deadline passed before the run could start");
+        if (ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "the client cancelled the run");
         const std::string &pb = req.plan();
         auto plan = plans_.get({reinterpret_cast<const uint8_t *>(pb.data()), pb.size()}, &r);
         if (!plan) return run_status(ctx, r);
         std::vector<host::Bytes> inputs;
         inputs.reserve(req.inputs_size());
-        for (const std::string &b : req.inputs()) inputs.emplace_back(reinterpret_cast<const uint8_t *>(b.data()), b.size());
+        for (const std::string &b : req.inputs())
+            inputs.emplace_back(reinterpret_cast<const uint8_t *>(b.data()), b.size());
         host::RunOptions opt;
         switch (req.backend()) {
         case v1::BACKEND_F32: opt.backend = host::Backend::F32; break;

@@ -302,6 +302,36 @@ TEST(Grpc, DeadlineStopsTheRunBetweenKernelCalls) {
     EXPECT_TRUE(wait_for_log(f, "rpc=Run status=DEADLINE_EXCEEDED", &all)) << all;
 }
 
+// Admitted runs beyond the workers wait their turn instead of being refused;
+// one whose deadline passes while it waits ends without running.
+TEST(Grpc, AdmittedRunsBeyondTheWorkersWaitTheirTurn) {
+    tigris::server::Limits lim;
+    lim.max_concurrent_runs = 3;
+    lim.max_parallel_runs = 1;
+    Fixture f(lim);
+    v1::RunRequest slow;
+    slow.set_plan(str(slow_plan()));
+    slow.add_inputs(std::string(96 * 96 * 16 * 4, '\0'));
+    std::thread first([&] {
+        v1::RunResponse r;
+        grpc::ClientContext c;
+        EXPECT_TRUE(f.stub->Run(&c, slow, &r).ok());
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));  // the first run holds the one worker
+    v1::RunResponse r;
+    grpc::ClientContext c2;
+    c2.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(20));
+    EXPECT_EQ(f.stub->Run(&c2, slow, &r).error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+    grpc::ClientContext c3;
+    EXPECT_TRUE(f.stub->Run(&c3, slow, &r).ok());  // queued behind, then run
+    first.join();
+    std::string all;
+    EXPECT_TRUE(wait_for_log(f, "the deadline passed before the run could start", &all)) << all;
+    size_t ok = 0;
+    for (const auto &l : f.lines()) ok += l.find("rpc=Run status=OK") != std::string::npos;
+    EXPECT_EQ(ok, 2u) << all;
+}
+
 TEST(Grpc, ClientLeavingMidStreamEndsTheCall) {
     TIGRIS_REQUIRE_SHARED();
     tigris::server::Limits one;
