@@ -76,60 +76,6 @@ static int dw_prep(const ta_conv_args_t *a, int32_t *pp, int32_t groups) {
     return 0;
 }
 
-/* dw_row when the four channels share one input channel (channel
- * multiplier a multiple of four): the input byte is loaded once and put in
- * both 16-bit lanes (x - zp, x - zp). */
-static inline void dw_row_bcast(const int8_t *xp, const int32_t *wp, int32_t n, int32_t xs, int32_t off,
-                                int32_t acc[4]) {
-    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-    for (int32_t j = 0; j < n; j++) {
-        int32_t xw, xe, we, wo;
-        __asm__ volatile(
-            "ldrb    %[xw], [%[xp]]\n\t"
-            "add     %[xp], %[xp], %[xs]\n\t"
-            "ldrd    %[we], %[wo], [%[wp]], #8\n\t"
-            "orr     %[xw], %[xw], %[xw], lsl #16\n\t"
-            "sxtab16 %[xe], %[off], %[xw]\n\t"
-            "smlabb  %[a0], %[xe], %[we], %[a0]\n\t"
-            "smlatt  %[a2], %[xe], %[we], %[a2]\n\t"
-            "smlabb  %[a1], %[xe], %[wo], %[a1]\n\t"
-            "smlatt  %[a3], %[xe], %[wo], %[a3]\n\t"
-            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [xp] "+r"(xp), [wp] "+r"(wp),
-              [xw] "=&r"(xw), [xe] "=&r"(xe), [we] "=&r"(we), [wo] "=&r"(wo)
-            : [xs] "r"(xs), [off] "r"(off)
-            : "memory");
-    }
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
-}
-
-/* One tap of dw_row as an assembler macro body, for the unrolled row. */
-#define DW_TAP                                      \
-    "ldr     %[xw], [%[xp]]\n\t"                    \
-    "add     %[xp], %[xp], %[xs]\n\t"               \
-    "ldrd    %[we], %[wo], [%[wp]], #8\n\t"         \
-    "sxtab16 %[xe], %[off], %[xw]\n\t"              \
-    "sxtab16 %[xw], %[off], %[xw], ror #8\n\t"      \
-    "smlabb  %[a0], %[xe], %[we], %[a0]\n\t"        \
-    "smlatt  %[a2], %[xe], %[we], %[a2]\n\t"        \
-    "smlabb  %[a1], %[xw], %[wo], %[a1]\n\t"        \
-    "smlatt  %[a3], %[xw], %[wo], %[a3]\n\t"
-
-/* dw_row for a row of exactly three taps (every 3x3 window row inside the
- * image), straight-line. Returns the packed-weight pointer after the row. */
-static inline const int32_t *dw_row3(const int8_t *xp, const int32_t *wp, int32_t xs, int32_t off, int32_t *a0,
-                                     int32_t *a1, int32_t *a2, int32_t *a3) {
-    int32_t xw, xe, we, wo;
-    __asm__ volatile(DW_TAP DW_TAP DW_TAP
-                     : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [xp] "+r"(xp), [wp] "+r"(wp),
-                       [xw] "=&r"(xw), [xe] "=&r"(xe), [we] "=&r"(we), [wo] "=&r"(wo)
-                     : [xs] "r"(xs), [off] "r"(off)
-                     : "memory");
-    return wp;
-}
-
 /* `bcast` (multiplier a multiple of eight) is a constant at each call, so
  * the inner loop has no test. */
 static inline __attribute__((always_inline)) void pixel_mve(const ta_conv_args_t *a, const dw_work_t *wk,
