@@ -177,9 +177,12 @@ static inline int32_t *wq_row(int32_t *wq, int32_t noc, int32_t blocks, int32_t 
 }
 
 /* Requantise acc for channel oc (`simple` is a constant in every
- * specialised copy, see conv_run); the channel's bias. */
-#define RQ(oc, acc) \
-    (simple ? ta_requant_simple(&a->rq, &wk->ch[oc], (acc)) : ta_requant_fast(&a->rq, &wk->ch[oc], (acc)))
+ * specialised copy, see conv_run: 0 general, 1 simple, 2 doubled
+ * accumulators); the channel's bias (doubled too in mode 2). */
+#define RQ(oc, acc)                                                                             \
+    (simple == 2 && (wk->ch[oc].lsh & TA_CHQ_DBL) ? ta_requant_dbl(&wk->ch[oc], (acc))          \
+     : simple                                     ? ta_requant_simple(&a->rq, &wk->ch[oc], (acc)) \
+                                                  : ta_requant_fast(&a->rq, &wk->ch[oc], (acc)))
 #define BIAS(oc) (wk->ch[oc].bias)
 
 /* Two pixels, already widened into the pair layout, against every output
@@ -189,6 +192,42 @@ static inline __attribute__((always_inline)) void dsp_pixel_pair(const ta_conv_a
                                                                  const int8_t *c0, const int8_t *c1, int8_t *y0,
                                                                  int8_t *y1, int simple) {
     int32_t k = wk->k, kb = wk->blocks * 4, oc = 0, noc = a->g.oc;
+    if (wk->wq) {
+        /* Widened rows: whole blocks, no tail; pointers walk the row pairs
+         * and the channel table so the loop keeps little state (GCC spilled
+         * the indexed form's addresses every pass). */
+        const int32_t *wr = wk->wq;
+        const ta_chq_t *ch = wk->ch;
+        int32_t blocks = wk->blocks;
+        int8_t *e0 = y0 + (noc & ~1);
+        for (; y0 < e0; y0 += 2, y1 += 2, ch += 2, wr += 4 * blocks) {
+            int32_t acc[4] = {ch[0].bias, ch[1].bias, ch[0].bias, ch[1].bias};
+            ta_q15w_dot_2x2(wk->q15, wr, blocks, acc);
+#define RQP(p, acc) \
+    (simple == 2 && dbl ? ta_requant_dbl((p), (acc)) : simple ? ta_requant_simple(&a->rq, (p), (acc)) : ta_requant_fast(&a->rq, (p), (acc)))
+            /* One test per pair: both channels or neither are doubled. */
+            if (simple == 2 && (ch[0].lsh & TA_CHQ_DBL)) {
+                const int dbl = 1;
+                y0[0] = RQP(&ch[0], acc[0]);
+                y0[1] = RQP(&ch[1], acc[1]);
+                y1[0] = RQP(&ch[0], acc[2]);
+                y1[1] = RQP(&ch[1], acc[3]);
+            } else {
+                const int dbl = 0;
+                y0[0] = RQP(&ch[0], acc[0]);
+                y0[1] = RQP(&ch[1], acc[1]);
+                y1[0] = RQP(&ch[0], acc[2]);
+                y1[1] = RQP(&ch[1], acc[3]);
+            }
+        }
+        if (noc & 1) {
+            const int dbl = simple == 2 && (ch->lsh & TA_CHQ_DBL);
+            y0[0] = RQP(ch, ta_q15w_dot_1x1(wk->q15, 4, wr, 2, blocks, ch->bias));
+            y1[0] = RQP(ch, ta_q15w_dot_1x1(wk->q15 + 2, 4, wr, 2, blocks, ch->bias));
+        }
+#undef RQP
+        return;
+    }
     for (; oc + 2 <= noc; oc += 2) {
         const int8_t *w0 = wk->w + (size_t)oc * k, *w1 = w0 + k;
         int32_t b0 = BIAS(oc), b1 = BIAS(oc + 1);
@@ -353,18 +392,29 @@ static uint64_t wcopy_bytes(int32_t k, int32_t oc) {
     return can_widen(k, oc) ? 2u * n : pad_rows(k, oc) ? n : 0u;
 }
 
-/* Rows of k int8 weights into wq_row's pair layout, blocks of four,
- * zero past k. */
-static void widen_weights(const int8_t *w, int32_t k, int32_t noc, int32_t blocks, int32_t *wq) {
+/* Rows of k int8 weights into wq_row's pair layout, blocks of four, zero
+ * past k; rows of channels in the doubled form (TA_CHQ_DBL) as 2 * w. */
+static void widen_weights(const int8_t *w, int32_t k, int32_t noc, int32_t blocks, const ta_chq_t *ch, int32_t *wq) {
     for (int32_t oc = 0; oc < noc; oc++) {
+        int32_t scale = (ch[oc].lsh & TA_CHQ_DBL) ? 2 : 1;
         int32_t ws, *d = wq_row(wq, noc, blocks, oc, &ws);
         const int8_t *r = w + (size_t)oc * k;
         for (int32_t b = 0; b < blocks; b++, d += ws) {
             int32_t v[4];
-            for (int32_t j = 0; j < 4; j++) v[j] = 4 * b + j < k ? r[4 * b + j] : 0;
+            for (int32_t j = 0; j < 4; j++) v[j] = 4 * b + j < k ? scale * r[4 * b + j] : 0;
             d[0] = (int32_t)(((uint32_t)v[0] & 0xFFFFu) | ((uint32_t)v[2] << 16));
             d[1] = (int32_t)(((uint32_t)v[1] & 0xFFFFu) | ((uint32_t)v[3] << 16));
         }
+    }
+}
+
+/* Per row of k weights, the sum of |w| into s (the accumulator bound of
+ * the doubled mode). */
+static void wabs_rows(const int8_t *w, int32_t k, int32_t noc, uint32_t *s) {
+    for (int32_t oc = 0; oc < noc; oc++, w += k) {
+        uint32_t t = 0;
+        for (int32_t i = 0; i < k; i++) t += (uint32_t)(w[i] < 0 ? -w[i] : w[i]);
+        s[oc] = t;
     }
 }
 
@@ -387,9 +437,19 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     wk.ch = ch;
     wk.w = a->w;
     wk.wq = NULL;
+    int simple = ta_requant_is_simple(&a->rq, ch, g->oc);
     if (widen) {
         int32_t *wq = (int32_t *)(void *)(ch + g->oc);
-        widen_weights(a->w, k, g->oc, wk.blocks, wq);
+        /* Doubled form (ta_requant_dbl, one SMMULR): for channel pairs
+         * whose accumulators are bounded below 2^30; the per-row sums of
+         * |w| go through wq's space first (it is at least 8 * oc bytes). */
+        if (simple && a->zp_in >= -128 && a->zp_in <= 127) {
+            wabs_rows(a->w, k, g->oc, (uint32_t *)wq);
+            if (ta_requant_dbl_prep(&a->rq, ch, g->oc, 128 + (a->zp_in < 0 ? -a->zp_in : a->zp_in),
+                                    (uint32_t *)wq) > 0)
+                simple = 2;
+        }
+        widen_weights(a->w, k, g->oc, wk.blocks, ch, wq);
         wk.wq = wq;
     }
     if (pad) {
@@ -408,7 +468,9 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     }
     /* Window rows of whole blocks widen straight from the input. */
     int direct = !one_by_one && (g->kw * g->ic) % 4 == 0;
-    if (ta_requant_is_simple(&a->rq, ch, g->oc))
+    if (simple == 2)
+        dsp_conv_loop(a, &wk, one_by_one, direct, 2);
+    else if (simple)
         dsp_conv_loop(a, &wk, one_by_one, direct, 1);
     else
         dsp_conv_loop(a, &wk, one_by_one, direct, 0);
