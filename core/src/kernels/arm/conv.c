@@ -205,19 +205,22 @@ static inline __attribute__((always_inline)) void dsp_pixel_pair(const ta_conv_a
             ta_q15w_dot_2x2(wk->q15, wr, blocks, acc);
 #define RQP(p, acc) \
     (simple == 2 && dbl ? ta_requant_dbl((p), (acc)) : simple ? ta_requant_simple(&a->rq, (p), (acc)) : ta_requant_fast(&a->rq, (p), (acc)))
-            /* One test per pair: both channels or neither are doubled. */
-            if (simple == 2 && (ch[0].lsh & TA_CHQ_DBL)) {
+            /* One test per pair: both channels or neither are doubled. The
+             * channel entries are copied first: the byte stores could alias
+             * them, and GCC would reload them for the second pixel. */
+            ta_chq_t q0 = ch[0], q1 = ch[1];
+            if (simple == 2 && (q0.lsh & TA_CHQ_DBL)) {
                 const int dbl = 1;
-                y0[0] = RQP(&ch[0], acc[0]);
-                y0[1] = RQP(&ch[1], acc[1]);
-                y1[0] = RQP(&ch[0], acc[2]);
-                y1[1] = RQP(&ch[1], acc[3]);
+                y0[0] = RQP(&q0, acc[0]);
+                y0[1] = RQP(&q1, acc[1]);
+                y1[0] = RQP(&q0, acc[2]);
+                y1[1] = RQP(&q1, acc[3]);
             } else {
                 const int dbl = 0;
-                y0[0] = RQP(&ch[0], acc[0]);
-                y0[1] = RQP(&ch[1], acc[1]);
-                y1[0] = RQP(&ch[0], acc[2]);
-                y1[1] = RQP(&ch[1], acc[3]);
+                y0[0] = RQP(&q0, acc[0]);
+                y0[1] = RQP(&q1, acc[1]);
+                y1[0] = RQP(&q0, acc[2]);
+                y1[1] = RQP(&q1, acc[3]);
             }
         }
         if (noc & 1) {
