@@ -185,6 +185,52 @@ static inline int32_t *wq_row(int32_t *wq, int32_t noc, int32_t blocks, int32_t 
                                                   : ta_requant_fast(&a->rq, &wk->ch[oc], (acc)))
 #define BIAS(oc) (wk->ch[oc].bias)
 
+/* Two pixels (widened, pair layout) x every widened weight row: whole
+ * blocks, no tail. Pointers walk the row pairs and the channel table so the
+ * loop keeps little state (GCC spilled the indexed form's addresses every
+ * pass); `quad` (a constant: blocks % 4 == 0) drops the odd-block tests. */
+static inline __attribute__((always_inline)) void pair_rows(const ta_conv_args_t *a, const dsp_work_t *wk, int8_t *y0,
+                                                            int8_t *y1, int simple, int quad) {
+    const int32_t *wr = wk->wq;
+    const ta_chq_t *ch = wk->ch;
+    int32_t blocks = wk->blocks, noc = a->g.oc;
+    int8_t *e0 = y0 + (noc & ~1);
+#define RQP(p, acc)                                 \
+    (simple == 2 && dbl ? ta_requant_dbl((p), (acc)) \
+     : simple           ? ta_requant_simple(&a->rq, (p), (acc)) \
+                        : ta_requant_fast(&a->rq, (p), (acc)))
+    for (; y0 < e0; y0 += 2, y1 += 2, ch += 2, wr += 4 * blocks) {
+        int32_t acc[4] = {ch[0].bias, ch[1].bias, ch[0].bias, ch[1].bias};
+        if (quad)
+            ta_q15w_dot_2x2_q(wk->q15, wr, blocks, acc);
+        else
+            ta_q15w_dot_2x2(wk->q15, wr, blocks, acc);
+        /* One test per pair: both channels or neither are doubled. The
+         * channel entries are copied first: the byte stores could alias
+         * them, and GCC would reload them for the second pixel. */
+        ta_chq_t q0 = ch[0], q1 = ch[1];
+        if (simple == 2 && (q0.lsh & TA_CHQ_DBL)) {
+            const int dbl = 1;
+            y0[0] = RQP(&q0, acc[0]);
+            y0[1] = RQP(&q1, acc[1]);
+            y1[0] = RQP(&q0, acc[2]);
+            y1[1] = RQP(&q1, acc[3]);
+        } else {
+            const int dbl = 0;
+            y0[0] = RQP(&q0, acc[0]);
+            y0[1] = RQP(&q1, acc[1]);
+            y1[0] = RQP(&q0, acc[2]);
+            y1[1] = RQP(&q1, acc[3]);
+        }
+    }
+    if (noc & 1) {
+        const int dbl = simple == 2 && (ch->lsh & TA_CHQ_DBL);
+        y0[0] = RQP(ch, ta_q15w_dot_1x1(wk->q15, 4, wr, 2, blocks, ch->bias));
+        y1[0] = RQP(ch, ta_q15w_dot_1x1(wk->q15 + 2, 4, wr, 2, blocks, ch->bias));
+    }
+#undef RQP
+}
+
 /* Two pixels, already widened into the pair layout, against every output
  * channel; c0, c1 are their int8 columns for the k % 4 tail (unused, and
  * possibly NULL, when k is a multiple of four). */
@@ -193,42 +239,10 @@ static inline __attribute__((always_inline)) void dsp_pixel_pair(const ta_conv_a
                                                                  int8_t *y1, int simple) {
     int32_t k = wk->k, kb = wk->blocks * 4, oc = 0, noc = a->g.oc;
     if (wk->wq) {
-        /* Widened rows: whole blocks, no tail; pointers walk the row pairs
-         * and the channel table so the loop keeps little state (GCC spilled
-         * the indexed form's addresses every pass). */
-        const int32_t *wr = wk->wq;
-        const ta_chq_t *ch = wk->ch;
-        int32_t blocks = wk->blocks;
-        int8_t *e0 = y0 + (noc & ~1);
-        for (; y0 < e0; y0 += 2, y1 += 2, ch += 2, wr += 4 * blocks) {
-            int32_t acc[4] = {ch[0].bias, ch[1].bias, ch[0].bias, ch[1].bias};
-            ta_q15w_dot_2x2(wk->q15, wr, blocks, acc);
-#define RQP(p, acc) \
-    (simple == 2 && dbl ? ta_requant_dbl((p), (acc)) : simple ? ta_requant_simple(&a->rq, (p), (acc)) : ta_requant_fast(&a->rq, (p), (acc)))
-            /* One test per pair: both channels or neither are doubled. The
-             * channel entries are copied first: the byte stores could alias
-             * them, and GCC would reload them for the second pixel. */
-            ta_chq_t q0 = ch[0], q1 = ch[1];
-            if (simple == 2 && (q0.lsh & TA_CHQ_DBL)) {
-                const int dbl = 1;
-                y0[0] = RQP(&q0, acc[0]);
-                y0[1] = RQP(&q1, acc[1]);
-                y1[0] = RQP(&q0, acc[2]);
-                y1[1] = RQP(&q1, acc[3]);
-            } else {
-                const int dbl = 0;
-                y0[0] = RQP(&q0, acc[0]);
-                y0[1] = RQP(&q1, acc[1]);
-                y1[0] = RQP(&q0, acc[2]);
-                y1[1] = RQP(&q1, acc[3]);
-            }
-        }
-        if (noc & 1) {
-            const int dbl = simple == 2 && (ch->lsh & TA_CHQ_DBL);
-            y0[0] = RQP(ch, ta_q15w_dot_1x1(wk->q15, 4, wr, 2, blocks, ch->bias));
-            y1[0] = RQP(ch, ta_q15w_dot_1x1(wk->q15 + 2, 4, wr, 2, blocks, ch->bias));
-        }
-#undef RQP
+        if ((wk->blocks & 3) == 0)
+            pair_rows(a, wk, y0, y1, simple, 1);
+        else
+            pair_rows(a, wk, y0, y1, simple, 0);
         return;
     }
     for (; oc + 2 <= noc; oc += 2) {
@@ -402,7 +416,16 @@ static void widen_weights(const int8_t *w, int32_t k, int32_t noc, int32_t block
         int32_t scale = (ch[oc].lsh & TA_CHQ_DBL) ? 2 : 1;
         int32_t ws, *d = wq_row(wq, noc, blocks, oc, &ws);
         const int8_t *r = w + (size_t)oc * k;
-        for (int32_t b = 0; b < blocks; b++, d += ws) {
+        int32_t b = 0;
+        /* Whole blocks: SXTB16 gives both pairs, SADD16 doubles them
+         * (|2w| <= 256 fits a lane). */
+        for (; 4 * b + 4 <= k; b++, d += ws) {
+            uint32_t v = ta_ld32(r + 4 * b);
+            int32_t e = __sxtb16((int32_t)v), o = ta_sxtb16_ror8(v);
+            d[0] = scale == 2 ? __sadd16(e, e) : e;
+            d[1] = scale == 2 ? __sadd16(o, o) : o;
+        }
+        for (; b < blocks; b++, d += ws) {
             int32_t v[4];
             for (int32_t j = 0; j < 4; j++) v[j] = 4 * b + j < k ? scale * r[4 * b + j] : 0;
             d[0] = (int32_t)(((uint32_t)v[0] & 0xFFFFu) | ((uint32_t)v[2] << 16));
