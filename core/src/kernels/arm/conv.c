@@ -344,6 +344,81 @@ static void widen_window(const ta_conv_args_t *a, const dsp_work_t *wk, int32_t 
     }
 }
 
+/* The split column layout (widened weights, k % 4 != 0, dw == 1): a window
+ * row of R = kw * ic bytes is R / 4 whole blocks widened straight from the
+ * input, and the rows' last R % 4 bytes are gathered, in row order, into
+ * the final blocks (zp-padded; the weights, permuted once per call by
+ * split_row, hold zeros there). For a 3x3x3 window: six blocks by SXTAB16
+ * from three unaligned rows, one block of three gathered bytes, and no
+ * int8 im2col at all for pixels inside the input. */
+static inline int32_t *split_widen(const int8_t *src, size_t step, int32_t kh, int32_t rb, int32_t left, uint32_t off,
+                                   int32_t *dst, int8_t *gather) {
+    int8_t *gp = gather;
+    for (int32_t r = 0; r < kh; r++, src += step) {
+        ta_q15_widen(src, rb, off, dst, 4);
+        dst += 4 * rb;
+        for (int32_t j = 0; j < left; j++) *gp++ = src[4 * rb + j];
+    }
+    ta_q15_widen(gather, ((int32_t)(gp - gather) + 3) / 4, off, dst, 4);
+    return dst;
+}
+
+/* split_widen for the commonest short window, three rows of nine bytes
+ * (3x3 over three channels: a first layer), straight-line: six blocks by
+ * unaligned word loads, the three last bytes and the zero point packed into
+ * the seventh (zpw holds zp in its top byte). */
+static inline void split_widen_3x9(const int8_t *src, size_t step, uint32_t off, uint32_t zpw, int32_t *dst) {
+    const int8_t *s1 = src + step, *s2 = s1 + step;
+    uint32_t v;
+#define TA_W1(d, p)                                      \
+    v = ta_ld32(p);                                      \
+    (d)[0] = __sxtab16((int32_t)off, (int32_t)v);        \
+    (d)[1] = ta_sxtab16_ror8((int32_t)off, v);
+    TA_W1(dst, src)
+    TA_W1(dst + 4, src + 4)
+    TA_W1(dst + 8, s1)
+    TA_W1(dst + 12, s1 + 4)
+    TA_W1(dst + 16, s2)
+    TA_W1(dst + 20, s2 + 4)
+#undef TA_W1
+    v = (uint32_t)(uint8_t)src[8] | ((uint32_t)(uint8_t)s1[8] << 8) | ((uint32_t)(uint8_t)s2[8] << 16) | zpw;
+    dst[24] = __sxtab16((int32_t)off, (int32_t)v);
+    dst[25] = ta_sxtab16_ror8((int32_t)off, v);
+}
+
+/* Pixel (n, oh, ow) into slot dst in the split layout: from the input when
+ * the window is inside it, else from an im2col column (col, zp-filled). */
+static inline void split_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, int32_t n, int32_t oh, int32_t ow,
+                               int32_t *dst) {
+    const tk_geom_t *g = &a->g;
+    int32_t ybase = ta_in_row0(g, oh), xbase = ow * g->sw - g->pl;
+    int32_t row = g->kw * g->ic;
+    if (ybase >= 0 && ybase + (g->kh - 1) * g->dh < g->ih && xbase >= 0 && xbase + g->kw <= g->iw) {
+        if (g->kh == 3 && row == 9) {
+            split_widen_3x9(ta_in_px(a, n, ybase, xbase), (size_t)g->dh * (size_t)g->iw * 3u, wk->off,
+                            (uint32_t)(uint8_t)a->zp_in << 24, dst);
+            return;
+        }
+        split_widen(ta_in_px(a, n, ybase, xbase), (size_t)g->dh * (size_t)g->iw * (size_t)g->ic, g->kh, row / 4,
+                    row % 4, wk->off, dst, wk->col[1]);
+    } else {
+        im2col(a, n, oh, ow, wk->col[0]);
+        split_widen(wk->col[0], (size_t)row, g->kh, row / 4, row % 4, wk->off, dst, wk->col[1]);
+    }
+}
+
+/* Weight row w (k = kh * row taps, OHWI) into the split layout at t
+ * (kp bytes, zeros past the gathered bytes). */
+static void split_row(const int8_t *w, int32_t kh, int32_t row, int32_t kp, int8_t *t) {
+    int32_t rb = row / 4, left = row % 4, whole = 4 * rb;
+    int8_t *gp = t + (size_t)kh * (size_t)whole;
+    memset(t, 0, (size_t)kp);
+    for (int32_t r = 0; r < kh; r++, w += row) {
+        memcpy(t + (size_t)r * (size_t)whole, w, (size_t)whole);
+        for (int32_t j = 0; j < left; j++) *gp++ = w[whole + j];
+    }
+}
+
 /* Every output pixel of the band. Pixels are paired in raster order across
  * rows, so odd widths pair too; each is widened into its slot of the pair
  * layout as it comes. Specialised per `simple` (constant at each call). */
@@ -358,7 +433,9 @@ static inline __attribute__((always_inline)) void dsp_conv_loop(const ta_conv_ar
             for (int32_t ow = 0; ow < g->ow; ow++) {
                 int32_t *slot = wk->q15 + 2 * pending;
                 const int8_t *c = NULL;
-                if (direct) {
+                if (direct == 2) {
+                    split_pixel(a, wk, n, oh, ow, slot);
+                } else if (direct) {
                     widen_window(a, wk, n, oh, ow, slot, wk->col[0]);
                 } else {
                     c = column(a, one_by_one, n, oh, ow, wk->col[pending]);
@@ -410,12 +487,21 @@ static uint64_t wcopy_bytes(int32_t k, int32_t oc) {
 }
 
 /* Rows of k int8 weights into wq_row's pair layout, blocks of four, zero
- * past k; rows of channels in the doubled form (TA_CHQ_DBL) as 2 * w. */
-static void widen_weights(const int8_t *w, int32_t k, int32_t noc, int32_t blocks, const ta_chq_t *ch, int32_t *wq) {
+ * past k; rows of channels in the doubled form (TA_CHQ_DBL) as 2 * w.
+ * With `split` (the op's geometry) each row is first permuted into the
+ * split layout (split_row, through tmp). */
+static void widen_weights(const int8_t *w, int32_t k, int32_t noc, int32_t blocks, const ta_chq_t *ch, int32_t *wq,
+                          const tk_geom_t *split, int8_t *tmp) {
+    int32_t k0 = k;
     for (int32_t oc = 0; oc < noc; oc++) {
         int32_t scale = (ch[oc].lsh & TA_CHQ_DBL) ? 2 : 1;
         int32_t ws, *d = wq_row(wq, noc, blocks, oc, &ws);
-        const int8_t *r = w + (size_t)oc * k;
+        const int8_t *r = w + (size_t)oc * k0;
+        if (split) { /* permuted into the split layout first (kp bytes) */
+            split_row(r, split->kh, split->kw * split->ic, 4 * blocks, tmp);
+            r = tmp;
+            k = 4 * blocks;
+        }
         int32_t b = 0;
         /* Whole blocks: SXTB16 gives both pairs, SADD16 doubles them
          * (|2w| <= 256 fits a lane). */
@@ -463,7 +549,7 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     wk.ch = ch;
     wk.w = a->w;
     wk.wq = NULL;
-    int simple = ta_requant_is_simple(&a->rq, ch, g->oc);
+    int simple = ta_requant_is_simple(&a->rq, ch, g->oc), split = 0;
     if (widen) {
         int32_t *wq = (int32_t *)(void *)(ch + g->oc);
         /* Doubled form (ta_requant_dbl, one SMMULR): for channel pairs
@@ -475,7 +561,8 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
                                     (uint32_t *)wq) > 0)
                 simple = 2;
         }
-        widen_weights(a->w, k, g->oc, wk.blocks, ch, wq);
+        split = pad && g->dw == 1;
+        widen_weights(a->w, k, g->oc, wk.blocks, ch, wq, split ? g : NULL, wk.col[0]);
         wk.wq = wq;
     }
     if (pad) {
@@ -490,10 +577,12 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
         /* im2col writes k bytes: the padding stays zp (widened: 0). */
         memset(wk.col[0] + k, (int)(int8_t)a->zp_in, (size_t)(kp - k));
         memset(wk.col[1] + k, (int)(int8_t)a->zp_in, (size_t)(kp - k));
+        /* Split layout: col[1] gathers the rows' last bytes; past them zp. */
+        if (split) memset(wk.col[1], (int)(int8_t)a->zp_in, (size_t)kp);
         one_by_one = 0; /* an in-place column has no padding after it */
     }
     /* Window rows of whole blocks widen straight from the input. */
-    int direct = !one_by_one && (g->kw * g->ic) % 4 == 0;
+    int direct = split ? 2 : !one_by_one && (g->kw * g->ic) % 4 == 0;
     if (simple == 2)
         dsp_conv_loop(a, &wk, one_by_one, direct, 2);
     else if (simple)
