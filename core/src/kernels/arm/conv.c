@@ -403,6 +403,10 @@ static inline void split_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, in
                     row % 4, wk->off, dst, wk->col[1]);
     } else {
         im2col(a, n, oh, ow, wk->col[0]);
+        if (g->kh == 3 && row == 9) {
+            split_widen_3x9(wk->col[0], 9u, wk->off, (uint32_t)(uint8_t)a->zp_in << 24, dst);
+            return;
+        }
         split_widen(wk->col[0], (size_t)row, g->kh, row / 4, row % 4, wk->off, dst, wk->col[1]);
     }
 }
@@ -416,6 +420,52 @@ static void split_row(const int8_t *w, int32_t kh, int32_t row, int32_t kp, int8
     for (int32_t r = 0; r < kh; r++, w += row) {
         memcpy(t + (size_t)r * (size_t)whole, w, (size_t)whole);
         for (int32_t j = 0; j < left; j++) *gp++ = w[whole + j];
+    }
+}
+
+/* dsp_conv_loop for the split layout (widened weights): addresses walk
+ * each output row (input row pointer, window column, output pixel) instead
+ * of being derived per pixel, and windows inside the input widen straight
+ * from it; the rest go through split_pixel (im2col). */
+static inline __attribute__((always_inline)) void dsp_split_loop(const ta_conv_args_t *a, dsp_work_t *wk,
+                                                                 int simple) {
+    const tk_geom_t *g = &a->g;
+    int32_t row = g->kw * g->ic, noc = g->oc;
+    int fast = g->kh == 3 && row == 9;
+    size_t step = (size_t)g->dh * (size_t)g->iw * (size_t)g->ic;
+    uint32_t zpw = (uint32_t)(uint8_t)a->zp_in << 24;
+    for (int32_t n = 0; n < g->n; n++) {
+        int8_t *y0 = NULL;
+        int pending = 0;
+        for (int32_t oh = 0; oh < g->oh; oh++) {
+            int32_t ybase = ta_in_row0(g, oh), xb = -g->pl;
+            int rin = ybase >= 0 && ybase + (g->kh - 1) * g->dh < g->ih;
+            const int8_t *rp = rin ? ta_in_px(a, n, ybase, 0) : a->x;
+            int8_t *y = ta_out_px(a, n, oh, 0);
+            for (int32_t ow = 0; ow < g->ow; ow++, xb += g->sw, y += noc) {
+                int32_t *slot = wk->q15 + 2 * pending;
+                if (rin && xb >= 0 && xb + g->kw <= g->iw) {
+                    const int8_t *xp = rp + (size_t)xb * (size_t)g->ic;
+                    if (fast)
+                        split_widen_3x9(xp, step, wk->off, zpw, slot);
+                    else
+                        split_widen(xp, step, g->kh, row / 4, row % 4, wk->off, slot, wk->col[1]);
+                } else {
+                    split_pixel(a, wk, n, oh, ow, slot);
+                }
+                if (!pending) {
+                    y0 = y;
+                    pending = 1;
+                } else {
+                    if ((wk->blocks & 3) == 0)
+                        pair_rows(a, wk, y0, y, simple, 1);
+                    else
+                        pair_rows(a, wk, y0, y, simple, 0);
+                    pending = 0;
+                }
+            }
+        }
+        if (pending) dsp_pixel(a, wk, NULL, y0, simple);
     }
 }
 
@@ -433,9 +483,7 @@ static inline __attribute__((always_inline)) void dsp_conv_loop(const ta_conv_ar
             for (int32_t ow = 0; ow < g->ow; ow++) {
                 int32_t *slot = wk->q15 + 2 * pending;
                 const int8_t *c = NULL;
-                if (direct == 2) {
-                    split_pixel(a, wk, n, oh, ow, slot);
-                } else if (direct) {
+                if (direct) {
                     widen_window(a, wk, n, oh, ow, slot, wk->col[0]);
                 } else {
                     c = column(a, one_by_one, n, oh, ow, wk->col[pending]);
@@ -582,8 +630,15 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
         one_by_one = 0; /* an in-place column has no padding after it */
     }
     /* Window rows of whole blocks widen straight from the input. */
-    int direct = split ? 2 : !one_by_one && (g->kw * g->ic) % 4 == 0;
-    if (simple == 2)
+    int direct = !one_by_one && (g->kw * g->ic) % 4 == 0;
+    if (split) {
+        if (simple == 2)
+            dsp_split_loop(a, &wk, 2);
+        else if (simple)
+            dsp_split_loop(a, &wk, 1);
+        else
+            dsp_split_loop(a, &wk, 0);
+    } else if (simple == 2)
         dsp_conv_loop(a, &wk, one_by_one, direct, 2);
     else if (simple)
         dsp_conv_loop(a, &wk, one_by_one, direct, 1);
