@@ -33,6 +33,11 @@
 #    define TA_MVE 0
 #endif
 
+/* For the small helpers of the hot loops: GCC 12 stops inlining them into
+ * the large specialised conv loops (which then pay a call, spills and
+ * reloads per 2x2 pass). */
+#define TA_INLINE static inline __attribute__((always_inline))
+
 /* A kernel's answer "not this shape": the dispatcher runs the reference,
  * which also reports any error the plan holds. */
 #define TA_FALLBACK 1
@@ -131,7 +136,7 @@ static inline int ta_requant_prep(const ta_requant_t *rq, const uint8_t *bias, i
 /* ta_requant with prepared parameters and no branches: SMULL, the doubling
  * high half with its 2^30 nudge, the rounding shift with ties away from
  * zero (fx_rdbpot, written for any r in [0, 31]), zero point and clamp. */
-static inline int8_t ta_requant_fast(const ta_requant_t *rq, const ta_chq_t *p, int32_t acc) {
+TA_INLINE int8_t ta_requant_fast(const ta_requant_t *rq, const ta_chq_t *p, int32_t acc) {
     int32_t a = (int32_t)((uint32_t)acc << p->lsh);
     int32_t h = (int32_t)(((int64_t)a * p->mult + (1 << 30)) >> 31);
     uint32_t rem = (uint32_t)h & p->mask, thr = (p->mask >> 1) + ((uint32_t)h >> 31);
@@ -151,7 +156,7 @@ static inline int ta_requant_is_simple(const ta_requant_t *rq, const ta_chq_t *p
 
 /* ta_requant_fast for that common case: no left shift, and the clamp is a
  * saturation to 8 bits (SSAT). */
-static inline int8_t ta_requant_simple(const ta_requant_t *rq, const ta_chq_t *p, int32_t acc) {
+TA_INLINE int8_t ta_requant_simple(const ta_requant_t *rq, const ta_chq_t *p, int32_t acc) {
     int32_t h = (int32_t)(((int64_t)acc * p->mult + (1 << 30)) >> 31);
     uint32_t rem = (uint32_t)h & p->mask, thr = (p->mask >> 1) + ((uint32_t)h >> 31);
     int32_t q = fx_wadd((h >> p->rsh) + (rem > thr), rq->zp_out);
@@ -171,7 +176,7 @@ static inline int8_t ta_requant_simple(const ta_requant_t *rq, const ta_chq_t *p
  * with ties away from zero is floor((h + 2^(r-1) - (h < 0)) / 2^r), and the
  * zero point joins as zp * 2^r (r <= 22: no overflow), so p->mask holds
  * nudge = 2^(r-1) + zp * 2^r (ta_requant_dbl_prep). */
-static inline int8_t ta_requant_dbl(const ta_chq_t *p, int32_t acc2) {
+TA_INLINE int8_t ta_requant_dbl(const ta_chq_t *p, int32_t acc2) {
     int32_t h;
     __asm__("smmulr %0, %1, %2" : "=r"(h) : "r"(acc2), "r"(p->mult));
     int32_t t = (int32_t)((uint32_t)h + p->mask + (uint32_t)(h >> 31));

@@ -367,7 +367,7 @@ static inline int32_t *split_widen(const int8_t *src, size_t step, int32_t kh, i
  * (3x3 over three channels: a first layer), straight-line: six blocks by
  * unaligned word loads, the three last bytes and the zero point packed into
  * the seventh (zpw holds zp in its top byte). */
-static inline void split_widen_3x9(const int8_t *src, size_t step, uint32_t off, uint32_t zpw, int32_t *dst) {
+TA_INLINE void split_widen_3x9(const int8_t *src, size_t step, uint32_t off, uint32_t zpw, int32_t *dst) {
     const int8_t *s1 = src + step, *s2 = s1 + step;
     uint32_t v;
 #define TA_W1(d, p)                                      \

@@ -241,7 +241,7 @@ static inline void ta_q15_dot_1x2(const int32_t *cp, const int8_t *w0, const int
  * words per block): acc = {c0.r0, c0.r1, c1.r0, c1.r1}. Both pointers
  * word aligned (scratch). An odd block first, then a block pair, then four
  * blocks per loop turn. */
-static inline void ta_q15w_dot_2x2(const int32_t *cp, const int32_t *w, int32_t blocks, int32_t acc[4]) {
+TA_INLINE void ta_q15w_dot_2x2(const int32_t *cp, const int32_t *w, int32_t blocks, int32_t acc[4]) {
     int32_t a00 = acc[0], a01 = acc[1], a10 = acc[2], a11 = acc[3];
     const int32_t *end = cp + 4 * blocks;
     int32_t v0, v1;
@@ -261,7 +261,7 @@ static inline void ta_q15w_dot_2x2(const int32_t *cp, const int32_t *w, int32_t 
 
 /* ta_q15w_dot_2x2 when blocks is a non-zero multiple of four (a 1x1 conv
  * over 16, 32, ... input channels): the loop alone, no odd-block tests. */
-static inline void ta_q15w_dot_2x2_q(const int32_t *cp, const int32_t *w, int32_t blocks, int32_t acc[4]) {
+TA_INLINE void ta_q15w_dot_2x2_q(const int32_t *cp, const int32_t *w, int32_t blocks, int32_t acc[4]) {
     int32_t a00 = acc[0], a01 = acc[1], a10 = acc[2], a11 = acc[3];
     const int32_t *end = cp + 4 * blocks;
     int32_t v0, v1;
