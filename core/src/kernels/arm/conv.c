@@ -386,6 +386,31 @@ TA_INLINE void split_widen_3x9(const int8_t *src, size_t step, uint32_t off, uin
     dst[25] = ta_sxtab16_ror8((int32_t)off, v);
 }
 
+/* im2col for the split layout's edge windows (dw == 1, so a window row's
+ * in-image taps are one contiguous run): per window row, zp before the run,
+ * the run copied, zp after; rows outside the input all zp. Cheaper than the
+ * general im2col's per-tap tests for the short rows this layout serves. */
+static void split_edge(const ta_conv_args_t *a, int32_t n, int32_t ybase, int32_t xbase, int8_t *col) {
+    const tk_geom_t *g = &a->g;
+    int32_t row = g->kw * g->ic;
+    int32_t t0 = xbase < 0 ? -xbase : 0, t1 = g->iw - xbase < g->kw ? g->iw - xbase : g->kw;
+    if (t1 < t0) t1 = t0;
+    int32_t b0 = t0 * g->ic, b1 = t1 * g->ic;
+    int8_t zp = (int8_t)a->zp_in;
+    for (int32_t r = 0; r < g->kh; r++, col += row) {
+        int32_t iy = ybase + r * g->dh, j = 0;
+        if (iy < 0 || iy >= g->ih) {
+            for (; j < row; j++) col[j] = zp;
+            continue;
+        }
+        const int8_t *s = ta_in_px(a, n, iy, 0);
+        ptrdiff_t o = (ptrdiff_t)xbase * g->ic; /* s[o + j] is inside for b0 <= j < b1 */
+        for (; j < b0; j++) col[j] = zp;
+        for (; j < b1; j++) col[j] = s[o + j];
+        for (; j < row; j++) col[j] = zp;
+    }
+}
+
 /* Pixel (n, oh, ow) into slot dst in the split layout: from the input when
  * the window is inside it, else from an im2col column (col, zp-filled). */
 static inline void split_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, int32_t n, int32_t oh, int32_t ow,
@@ -402,7 +427,7 @@ static inline void split_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, in
         split_widen(ta_in_px(a, n, ybase, xbase), (size_t)g->dh * (size_t)g->iw * (size_t)g->ic, g->kh, row / 4,
                     row % 4, wk->off, dst, wk->col[1]);
     } else {
-        im2col(a, n, oh, ow, wk->col[0]);
+        split_edge(a, n, ybase, xbase, wk->col[0]);
         if (g->kh == 3 && row == 9) {
             split_widen_3x9(wk->col[0], 9u, wk->off, (uint32_t)(uint8_t)a->zp_in << 24, dst);
             return;
