@@ -87,7 +87,7 @@ static void im2col(const ta_conv_args_t *a, int32_t n, int32_t oh, int32_t ow, i
 
 /* Column of pixel (n, oh, ow): in place for a 1x1 kernel whose tap is
  * inside the input, else im2col into buf. */
-static const int8_t *column(const ta_conv_args_t *a, int one_by_one, int32_t n, int32_t oh, int32_t ow, int8_t *buf) {
+TA_INLINE const int8_t *column(const ta_conv_args_t *a, int one_by_one, int32_t n, int32_t oh, int32_t ow, int8_t *buf) {
     const tk_geom_t *g = &a->g;
     if (one_by_one) {
         int32_t iy = ta_in_row0(g, oh), ix = ow * g->sw - g->pl;
@@ -494,6 +494,47 @@ static inline __attribute__((always_inline)) void dsp_split_loop(const ta_conv_a
     }
 }
 
+/* 1x1 kernel, widened weights, stride 1, no padding, output as wide as the
+ * input and every band row inside it: a batch's pixels are consecutive
+ * ic-byte columns of the input and consecutive oc-byte pixels of the
+ * output, so pixel pairs are walked by two pointers and widened together
+ * (one loop for both columns of the pair layout). */
+static int flat_1x1(const ta_conv_args_t *a, const dsp_work_t *wk) {
+    const tk_geom_t *g = &a->g;
+    return wk->wq && g->kh == 1 && g->kw == 1 && g->sh == 1 && g->sw == 1 && g->pl == 0 && g->ow == g->iw &&
+           ta_in_row0(g, 0) >= 0 && ta_in_row0(g, g->oh - 1) < g->ih;
+}
+
+static inline __attribute__((always_inline)) void dsp_1x1_loop(const ta_conv_args_t *a, dsp_work_t *wk, int simple) {
+    const tk_geom_t *g = &a->g;
+    int32_t npx = g->oh * g->ow, ic = g->ic, oc = g->oc, blocks = wk->blocks;
+    uint32_t off = wk->off;
+    for (int32_t n = 0; n < g->n; n++) {
+        const int8_t *x = ta_in_px(a, n, ta_in_row0(g, 0), 0);
+        int8_t *y = ta_out_px(a, n, 0, 0);
+        int32_t p = 0;
+        for (; p + 2 <= npx; p += 2, x += 2 * ic, y += 2 * oc) {
+            const int8_t *x1 = x + ic;
+            int32_t *q = wk->q15;
+            for (int32_t b = 0; b < blocks; b++, q += 4) {
+                uint32_t u = ta_ld32(x + 4 * b), v = ta_ld32(x1 + 4 * b);
+                q[0] = __sxtab16((int32_t)off, (int32_t)u);
+                q[1] = ta_sxtab16_ror8((int32_t)off, u);
+                q[2] = __sxtab16((int32_t)off, (int32_t)v);
+                q[3] = ta_sxtab16_ror8((int32_t)off, v);
+            }
+            if ((blocks & 3) == 0)
+                pair_rows(a, wk, y, y + oc, simple, 1);
+            else
+                pair_rows(a, wk, y, y + oc, simple, 0);
+        }
+        if (p < npx) {
+            ta_q15_widen(x, blocks, off, wk->q15, 4);
+            dsp_pixel(a, wk, x, y, simple);
+        }
+    }
+}
+
 /* Every output pixel of the band. Pixels are paired in raster order across
  * rows, so odd widths pair too; each is widened into its slot of the pair
  * layout as it comes. Specialised per `simple` (constant at each call). */
@@ -656,7 +697,14 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     }
     /* Window rows of whole blocks widen straight from the input. */
     int direct = !one_by_one && (g->kw * g->ic) % 4 == 0;
-    if (split) {
+    if (flat_1x1(a, &wk)) {
+        if (simple == 2)
+            dsp_1x1_loop(a, &wk, 2);
+        else if (simple)
+            dsp_1x1_loop(a, &wk, 1);
+        else
+            dsp_1x1_loop(a, &wk, 0);
+    } else if (split) {
         if (simple == 2)
             dsp_split_loop(a, &wk, 2);
         else if (simple)
