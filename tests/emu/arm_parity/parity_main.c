@@ -300,7 +300,7 @@ static void conv_case(int kind, const int32_t *fixed, uint32_t *tr, uint32_t *ta
  * point -128 / 127 (output zero point the other end); CS_EDGE: biases on
  * both sides of the doubled form's bound (|bias| + (128 + |zp|) * sum|w|
  * against 2^30) and right shifts 1, 22, 23 (the form's limits), 0, 31 and
- * a left shift, multipliers INT32_MAX, 2^30, small; CS_ACT: random act
+ * a left shift, multipliers INT32_MAX, 2^30, small, negative; CS_ACT: random act
  * bounds (no doubled form); CS_BAND: a random height band / width tile.
  * Otherwise converter-like requantisation and small biases (doubled form). */
 enum { CS_EXT = 1, CS_ZP_LO = 2, CS_ZP_HI = 4, CS_EDGE = 8, CS_ACT = 16, CS_BAND = 32 };
@@ -315,13 +315,13 @@ static void conv_spec_case(const int32_t *c) {
     uint16_t qi = kp_quant(&K, 0.02f, zin, 1, &m1, &s0);
     static int32_t m[64], sh[64];
     static const int32_t edge_sh[6] = {-1, -22, -23, 0, -31, 1};
-    static const int32_t edge_m[3] = {INT32_MAX, 1 << 30, 12345};
+    static const int32_t edge_m[4] = {INT32_MAX, 1 << 30, 12345, -12345};
     for (int32_t i = 0; i < oc; i++) {
         m[i] = (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu));
         sh[i] = -rint_in(5, 12);
         if (fl & CS_EDGE) {
             sh[i] = edge_sh[(i / 2) % 6];
-            if (i % 3 == 0) m[i] = edge_m[(i / 3) % 3];
+            if (i % 3 == 0) m[i] = edge_m[(i / 3) % 4];
         }
     }
     uint16_t qo = kp_quant(&K, 0.05f, zout, (uint32_t)oc, m, sh);
