@@ -529,6 +529,24 @@ static uint32_t check_mbqm(void) {
             if (bad < 5) printf("FAIL requant_fast x %ld m %ld s %ld\n", (long)x, (long)m, (long)s);
             bad++;
         }
+        /* The doubled form (conv): |acc| < 2^30, full act bounds, shift
+         * -22..-1; both encodings (SMMULR; SMMLAR needs m >= 0). */
+        int32_t xd = x >> 2, sd = -(int32_t)(1u + (uint32_t)i % 22u); /* no rnd(): later cases keep their data */
+        ta_requant_t rd = {&m, &sd, 0, rq.zp_out, -128, 127};
+        uint32_t wabs = 0;
+        ta_requant_prep(&rd, NULL, 1, &ch);
+        ch.bias = xd; /* the bound check sees the accumulator as the bias */
+        if (ta_requant_dbl_prep(&rd, &ch, 1, 0, &wabs) == 1) {
+            int32_t wd = fx_clamp(fx_wadd(fx_mbqm(xd, m, sd), rd.zp_out), -128, 127);
+            int32_t a2 = (int32_t)((uint32_t)xd * 2u);
+            if (ta_requant_dbl(&ch, a2) != (int8_t)wd || ta_requant_dbl_mla(&ch, a2) != (int8_t)wd) {
+                if (bad < 5) printf("FAIL requant_dbl x %ld m %ld s %ld\n", (long)xd, (long)m, (long)sd);
+                bad++;
+            }
+        } else if (m >= 0) {
+            if (bad < 5) printf("FAIL requant_dbl_prep refused x %ld m %ld\n", (long)xd, (long)m);
+            bad++;
+        }
     }
     return bad;
 }

@@ -183,13 +183,26 @@ TA_INLINE int8_t ta_requant_dbl(const ta_chq_t *p, int32_t acc2) {
     return (int8_t)__ssat(t >> p->rsh, 8);
 }
 
+/* ta_requant_dbl with the nudge added by the multiply itself: SMMLAR
+ * gives p->mask + h in one instruction, and the sign of acc2 stands for
+ * h's in the tie correction. That needs m >= 0 (ta_requant_dbl_prep
+ * requires it): then acc2 * m < 0 whenever h < 0, and where the two signs
+ * differ h is 0 and subtracting 1 from 2^(r-1) + zp * 2^r (r >= 1) leaves
+ * the quotient zp unchanged. */
+TA_INLINE int8_t ta_requant_dbl_mla(const ta_chq_t *p, int32_t acc2) {
+    int32_t t;
+    __asm__("smmlar %0, %1, %2, %3" : "=r"(t) : "r"(acc2), "r"(p->mult), "r"(p->mask));
+    t += acc2 >> 31;
+    return (int8_t)__ssat(t >> p->rsh, 8);
+}
+
 /* Marks a channel of ta_requant_dbl_prep's doubled form in ta_chq_t.lsh
  * (only ever set on channels without a left shift, in calls whose
  * requantisation is simple). */
 #define TA_CHQ_DBL 0x8000u
 
 /* Turn prepared channels (ta_requant_prep, all simple) into the doubled
- * form where they qualify: 1 <= r <= 22 and |bias| + xmax * wabs[c] < 2^30,
+ * form where they qualify: 1 <= r <= 22, m >= 0 and |bias| + xmax * wabs[c] < 2^30,
  * where xmax bounds |x - zp_in| and wabs[c] is channel c's sum of |w|.
  * Channels go by pairs (2c, 2c + 1; a last odd one alone), both or
  * neither, as conv's 2x2 passes take them: such a channel gets its bias
@@ -203,7 +216,7 @@ static inline int32_t ta_requant_dbl_prep(const ta_requant_t *rq, ta_chq_t *p, i
         int32_t c1 = c0 + 2 < channels ? c0 + 2 : channels, ok = 1;
         for (int32_t c = c0; c < c1; c++) {
             int64_t b = p[c].bias < 0 ? -(int64_t)p[c].bias : (int64_t)p[c].bias;
-            if (p[c].lsh || p[c].rsh < 1 || p[c].rsh > 22) ok = 0;
+            if (p[c].lsh || p[c].rsh < 1 || p[c].rsh > 22 || p[c].mult < 0) ok = 0;
             if (b + (int64_t)xmax * wabs[c] >= ((int64_t)1 << 30)) ok = 0;
         }
         for (int32_t c = c0; ok && c < c1; c++, turned++) {

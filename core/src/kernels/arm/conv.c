@@ -176,11 +176,15 @@ static inline int32_t *wq_row(int32_t *wq, int32_t noc, int32_t blocks, int32_t 
     return wq + (size_t)(oc / 2) * 4u * (size_t)blocks + (oc < 2 * pairs ? 2 * (oc & 1) : 0);
 }
 
+/* The doubled form's two encodings (mode 2: SMMULR, mode 3: SMMLAR, see
+ * ta_requant_dbl_mla; each is fewer instructions in a different loop). */
+#define TA_RQ_DBL(p, acc) (simple == 3 ? ta_requant_dbl_mla((p), (acc)) : ta_requant_dbl((p), (acc)))
+
 /* Requantise acc for channel oc (`simple` is a constant in every
  * specialised copy, see conv_run: 0 general, 1 simple, 2 doubled
  * accumulators); the channel's bias (doubled too in mode 2). */
 #define RQ(oc, acc)                                                                             \
-    (simple == 2 && (wk->ch[oc].lsh & TA_CHQ_DBL) ? ta_requant_dbl(&wk->ch[oc], (acc))          \
+    (simple >= 2 && (wk->ch[oc].lsh & TA_CHQ_DBL) ? TA_RQ_DBL(&wk->ch[oc], (acc))               \
      : simple                                     ? ta_requant_simple(&a->rq, &wk->ch[oc], (acc)) \
                                                   : ta_requant_fast(&a->rq, &wk->ch[oc], (acc)))
 #define BIAS(oc) (wk->ch[oc].bias)
@@ -196,7 +200,7 @@ static inline __attribute__((always_inline)) void pair_rows(const ta_conv_args_t
     int32_t blocks = wk->blocks, noc = a->g.oc;
     int8_t *e0 = y0 + (noc & ~1);
 #define RQP(p, acc)                                 \
-    (simple == 2 && dbl ? ta_requant_dbl((p), (acc)) \
+    (simple >= 2 && dbl ? TA_RQ_DBL((p), (acc)) \
      : simple           ? ta_requant_simple(&a->rq, (p), (acc)) \
                         : ta_requant_fast(&a->rq, (p), (acc)))
     for (; y0 < e0; y0 += 2, y1 += 2, ch += 2, wr += 4 * blocks) {
@@ -209,7 +213,7 @@ static inline __attribute__((always_inline)) void pair_rows(const ta_conv_args_t
          * channel entries are copied first: the byte stores could alias
          * them, and GCC would reload them for the second pixel. */
         ta_chq_t q0 = ch[0], q1 = ch[1];
-        if (simple == 2 && (q0.lsh & TA_CHQ_DBL)) {
+        if (simple >= 2 && (q0.lsh & TA_CHQ_DBL)) {
             const int dbl = 1;
             y0[0] = RQP(&q0, acc[0]);
             y0[1] = RQP(&q1, acc[1]);
@@ -224,7 +228,7 @@ static inline __attribute__((always_inline)) void pair_rows(const ta_conv_args_t
         }
     }
     if (noc & 1) {
-        const int dbl = simple == 2 && (ch->lsh & TA_CHQ_DBL);
+        const int dbl = simple >= 2 && (ch->lsh & TA_CHQ_DBL);
         y0[0] = RQP(ch, ta_q15w_dot_1x1(wk->q15, 4, wr, 2, blocks, ch->bias));
         y1[0] = RQP(ch, ta_q15w_dot_1x1(wk->q15 + 2, 4, wr, 2, blocks, ch->bias));
     }
@@ -706,7 +710,7 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
             dsp_1x1_loop(a, &wk, 0);
     } else if (split) {
         if (simple == 2)
-            dsp_split_loop(a, &wk, 2);
+            dsp_split_loop(a, &wk, 3);
         else if (simple)
             dsp_split_loop(a, &wk, 1);
         else
