@@ -400,18 +400,14 @@ static void split_edge(const ta_conv_args_t *a, int32_t n, int32_t ybase, int32_
     int32_t t0 = xbase < 0 ? -xbase : 0, t1 = g->iw - xbase < g->kw ? g->iw - xbase : g->kw;
     if (t1 < t0) t1 = t0;
     int32_t b0 = t0 * g->ic, b1 = t1 * g->ic;
-    int8_t zp = (int8_t)a->zp_in;
+    /* zp everywhere by word stores first, then the in-image runs. */
+    col_fill(col, (int)(int8_t)a->zp_in, (size_t)g->kh * (size_t)row);
     for (int32_t r = 0; r < g->kh; r++, col += row) {
-        int32_t iy = ybase + r * g->dh, j = 0;
-        if (iy < 0 || iy >= g->ih) {
-            for (; j < row; j++) col[j] = zp;
-            continue;
-        }
+        int32_t iy = ybase + r * g->dh;
+        if (iy < 0 || iy >= g->ih) continue;
         const int8_t *s = ta_in_px(a, n, iy, 0);
         ptrdiff_t o = (ptrdiff_t)xbase * g->ic; /* s[o + j] is inside for b0 <= j < b1 */
-        for (; j < b0; j++) col[j] = zp;
-        for (; j < b1; j++) col[j] = s[o + j];
-        for (; j < row; j++) col[j] = zp;
+        for (int32_t j = b0; j < b1; j++) col[j] = s[o + j];
     }
 }
 
