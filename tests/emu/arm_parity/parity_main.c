@@ -293,6 +293,81 @@ static void conv_case(int kind, const int32_t *fixed, uint32_t *tr, uint32_t *ta
     run_case(kind, y, banded ? &tc : NULL, tr, ta, mult == 1 || mult == 8 || (mult == 4 && !TA_MVE));
 }
 
+/* Conv shapes for the DSP widened-weight paths (split column layout for
+ * k % 4 != 0 with dw == 1, the doubled-accumulator requantisation, the
+ * 4-block pass): {n, ih, iw, ic, oc, kh, kw, sh, sw, pt, pb, pl, pr, flags}.
+ * CS_EXT: -128/127 activations and weights; CS_ZP_LO / CS_ZP_HI: input zero
+ * point -128 / 127 (output zero point the other end); CS_EDGE: biases on
+ * both sides of the doubled form's bound (|bias| + (128 + |zp|) * sum|w|
+ * against 2^30) and right shifts 1, 22, 23 (the form's limits), 0, 31 and
+ * a left shift, multipliers INT32_MAX, 2^30, small, negative; CS_ACT: random act
+ * bounds (no doubled form); CS_BAND: a random height band / width tile.
+ * Otherwise converter-like requantisation and small biases (doubled form). */
+enum { CS_EXT = 1, CS_ZP_LO = 2, CS_ZP_HI = 4, CS_EDGE = 8, CS_ACT = 16, CS_BAND = 32 };
+static void conv_spec_case(const int32_t *c) {
+    kp_reset(&K);
+    int32_t n = c[0], ih = c[1], iw = c[2], ic = c[3], oc = c[4], kh = c[5], kw = c[6], fl = c[13];
+    int32_t oh = (ih + c[9] + c[10] - kh) / c[7] + 1, ow = (iw + c[11] + c[12] - kw) / c[8] + 1;
+    int32_t idims[4] = {n, ih, iw, ic}, odims[4] = {n, oh, ow, oc};
+    int32_t zin = fl & CS_ZP_LO ? -128 : fl & CS_ZP_HI ? 127 : rint_in(-128, 127);
+    int32_t zout = fl & CS_ZP_LO ? 127 : fl & CS_ZP_HI ? -128 : rint_in(-128, 127);
+    int32_t m1 = 1 << 30, s0 = 0;
+    uint16_t qi = kp_quant(&K, 0.02f, zin, 1, &m1, &s0);
+    static int32_t m[64], sh[64];
+    static const int32_t edge_sh[6] = {-1, -22, -23, 0, -31, 1};
+    static const int32_t edge_m[4] = {INT32_MAX, 1 << 30, 12345, -12345};
+    for (int32_t i = 0; i < oc; i++) {
+        m[i] = (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu));
+        sh[i] = -rint_in(5, 12);
+        if (fl & CS_EDGE) {
+            sh[i] = edge_sh[(i / 2) % 6];
+            if (i % 3 == 0) m[i] = edge_m[(i / 3) % 4];
+        }
+    }
+    uint16_t qo = kp_quant(&K, 0.05f, zout, (uint32_t)oc, m, sh);
+    uint16_t x = kp_tensor(&K, 4, idims, qi), y = kp_tensor(&K, 4, odims, qo);
+    fill_s8(K.ptrs[x], K.tensors[x].size_bytes, fl & CS_EXT ? 1 : 0);
+    uint32_t wbytes = (uint32_t)(oc * kh * kw * ic), at = (wbytes + 3u) & ~3u;
+    fill_s8(kp_blob, wbytes, fl & CS_EXT ? 1 : 0);
+    K.op.weight_idx = kp_weight(&K, 0, wbytes);
+    int32_t xmax = 128 + (zin < 0 ? -zin : zin), k = kh * kw * ic;
+    for (int32_t i = 0; i < oc; i++) {
+        int32_t b = rint_in(-70000, 70000);
+        if (fl & CS_EDGE) {
+            int32_t sw = 0;
+            for (int32_t j = 0; j < k; j++) {
+                int32_t v = ((const int8_t *)kp_blob)[i * k + j];
+                sw += v < 0 ? -v : v;
+            }
+            int32_t lim = (1 << 30) - xmax * sw; /* |bias| < lim: doubled form */
+            int32_t pick[4] = {lim - 1, -(lim - 1), lim, -lim};
+            b = pick[(i / 2) % 4];
+        }
+        memcpy(kp_blob + at + 4u * (uint32_t)i, &b, 4);
+    }
+    K.op.bias_idx = kp_weight(&K, at, (uint32_t)oc * 4u);
+    K.op.spatial.kernel_h = (uint8_t)kh;
+    K.op.spatial.kernel_w = (uint8_t)kw;
+    K.op.spatial.stride_h = (uint8_t)c[7];
+    K.op.spatial.stride_w = (uint8_t)c[8];
+    K.op.spatial.dilation_h = K.op.spatial.dilation_w = 1;
+    K.op.spatial.pad_top = (uint16_t)c[9];
+    K.op.spatial.pad_bottom = (uint16_t)c[10];
+    K.op.spatial.pad_left = (uint16_t)c[11];
+    K.op.spatial.pad_right = (uint16_t)c[12];
+    K.op.spatial.group = 1;
+    if (fl & CS_ACT) {
+        random_act(&K.op);
+    } else {
+        K.op.act_min = -128;
+        K.op.act_max = 127;
+    }
+    kp_finish(&K, TIGRIS_OP_CONV, 1, &x, y);
+    tigris_tile_ctx_t tc;
+    if (fl & CS_BAND) random_tile(&tc, &K.op.spatial, ih, iw, oh, ow);
+    run_case(S_CONV, y, fl & CS_BAND ? &tc : NULL, NULL, NULL, 1);
+}
+
 /* fixed: {batch, inputs, outputs, flags} or NULL for random; flags
  * FC_ACT random act bounds, FC_EXT -128/127 activations and weights,
  * FC_ZP_LO / FC_ZP_HI input zero point -128 / 127, FC_WODD weights at an
@@ -454,6 +529,24 @@ static uint32_t check_mbqm(void) {
             if (bad < 5) printf("FAIL requant_fast x %ld m %ld s %ld\n", (long)x, (long)m, (long)s);
             bad++;
         }
+        /* The doubled form (conv): |acc| < 2^30, full act bounds, shift
+         * -22..-1; both encodings (SMMULR; SMMLAR needs m >= 0). */
+        int32_t xd = x >> 2, sd = -(int32_t)(1u + (uint32_t)i % 22u); /* no rnd(): later cases keep their data */
+        ta_requant_t rd = {&m, &sd, 0, rq.zp_out, -128, 127};
+        uint32_t wabs = 0;
+        ta_requant_prep(&rd, NULL, 1, &ch);
+        ch.bias = xd; /* the bound check sees the accumulator as the bias */
+        if (ta_requant_dbl_prep(&rd, &ch, 1, 0, &wabs) == 1) {
+            int32_t wd = fx_clamp(fx_wadd(fx_mbqm(xd, m, sd), rd.zp_out), -128, 127);
+            int32_t a2 = (int32_t)((uint32_t)xd * 2u);
+            if (ta_requant_dbl(&ch, a2) != (int8_t)wd || ta_requant_dbl_mla(&ch, a2) != (int8_t)wd) {
+                if (bad < 5) printf("FAIL requant_dbl x %ld m %ld s %ld\n", (long)xd, (long)m, (long)sd);
+                bad++;
+            }
+        } else if (m >= 0) {
+            if (bad < 5) printf("FAIL requant_dbl_prep refused x %ld m %ld\n", (long)xd, (long)m);
+            bad++;
+        }
     }
     return bad;
 }
@@ -467,6 +560,25 @@ int main(void) {
      * the scalar tail path. */
     static const int32_t long_rows[4] = {9, 21, 40, 5};
     for (int i = 0; i < 3; i++) conv_case(S_CONV, long_rows, NULL, NULL);
+    /* The widened-weight DSP paths: split layout (k % 4 != 0: 3x3x3,
+     * 3x3x1, 2x3x5, 5x5x3, 1x1x3, 1x9 / 9x1 rows, 3x3x7), 4-block passes
+     * (k = 16, 32, 48), odd pixel and channel counts, stride 2, asymmetric
+     * padding, bands, zero points at both ends, extremes, the doubled
+     * form's bounds and shift limits. */
+    static const int32_t conv_specs[][14] = {
+        {1, 9, 9, 3, 8, 3, 3, 1, 1, 1, 1, 1, 1, 0},        {1, 11, 13, 3, 5, 3, 3, 2, 2, 1, 0, 0, 1, CS_EXT | CS_ZP_HI},
+        {1, 8, 7, 3, 7, 3, 3, 1, 1, 1, 1, 1, 1, CS_EDGE},  {2, 6, 5, 3, 8, 3, 3, 1, 1, 0, 2, 2, 0, CS_ZP_LO | CS_EDGE},
+        {1, 9, 8, 1, 6, 3, 3, 1, 2, 1, 1, 1, 1, CS_EXT},   {1, 7, 7, 5, 3, 2, 3, 1, 1, 1, 0, 1, 1, CS_ACT},
+        {1, 9, 9, 3, 4, 5, 5, 2, 1, 2, 2, 2, 2, CS_EDGE},  {1, 6, 7, 3, 9, 1, 1, 1, 1, 0, 0, 0, 0, CS_EXT | CS_ZP_LO},
+        {1, 12, 4, 1, 6, 1, 9, 1, 1, 0, 0, 4, 4, 0},       {1, 11, 5, 1, 4, 9, 1, 1, 1, 4, 4, 0, 0, CS_EDGE},
+        {1, 5, 13, 9, 6, 1, 1, 1, 2, 0, 0, 1, 0, CS_ZP_HI}, {1, 8, 8, 7, 6, 3, 3, 1, 1, 1, 1, 1, 1, CS_BAND},
+        {1, 9, 9, 3, 8, 3, 3, 1, 1, 1, 1, 1, 1, CS_BAND | CS_EDGE}, {1, 7, 6, 16, 5, 1, 1, 1, 1, 0, 0, 0, 0, CS_EDGE},
+        {1, 5, 7, 32, 7, 1, 1, 1, 1, 0, 0, 0, 0, CS_EXT | CS_ZP_HI}, {1, 6, 6, 48, 4, 1, 1, 2, 2, 0, 1, 0, 1, CS_ZP_LO},
+        {1, 5, 5, 16, 6, 1, 1, 1, 1, 0, 0, 0, 0, CS_ACT | CS_BAND}, {2, 5, 5, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, CS_EXT | CS_EDGE},
+    };
+    uint32_t rng_spec = rng_state; /* the cases after these keep their data */
+    for (unsigned i = 0; i < sizeof conv_specs / sizeof conv_specs[0]; i++) conv_spec_case(conv_specs[i]);
+    rng_state = rng_spec;
     for (int i = 0; i < 80; i++) conv_case(S_DW, NULL, NULL, NULL);
     for (int i = 0; i < 60; i++) fc_case(NULL, NULL, NULL);
     /* Single rows with whole 4-blocks (the DSP two-rows-per-pass LDRD path):

@@ -33,6 +33,11 @@
 #    define TA_MVE 0
 #endif
 
+/* For the small helpers of the hot loops: GCC 12 stops inlining them into
+ * the large specialised conv loops (which then pay a call, spills and
+ * reloads per 2x2 pass). */
+#define TA_INLINE static inline __attribute__((always_inline))
+
 /* A kernel's answer "not this shape": the dispatcher runs the reference,
  * which also reports any error the plan holds. */
 #define TA_FALLBACK 1
@@ -131,7 +136,7 @@ static inline int ta_requant_prep(const ta_requant_t *rq, const uint8_t *bias, i
 /* ta_requant with prepared parameters and no branches: SMULL, the doubling
  * high half with its 2^30 nudge, the rounding shift with ties away from
  * zero (fx_rdbpot, written for any r in [0, 31]), zero point and clamp. */
-static inline int8_t ta_requant_fast(const ta_requant_t *rq, const ta_chq_t *p, int32_t acc) {
+TA_INLINE int8_t ta_requant_fast(const ta_requant_t *rq, const ta_chq_t *p, int32_t acc) {
     int32_t a = (int32_t)((uint32_t)acc << p->lsh);
     int32_t h = (int32_t)(((int64_t)a * p->mult + (1 << 30)) >> 31);
     uint32_t rem = (uint32_t)h & p->mask, thr = (p->mask >> 1) + ((uint32_t)h >> 31);
@@ -151,7 +156,7 @@ static inline int ta_requant_is_simple(const ta_requant_t *rq, const ta_chq_t *p
 
 /* ta_requant_fast for that common case: no left shift, and the clamp is a
  * saturation to 8 bits (SSAT). */
-static inline int8_t ta_requant_simple(const ta_requant_t *rq, const ta_chq_t *p, int32_t acc) {
+TA_INLINE int8_t ta_requant_simple(const ta_requant_t *rq, const ta_chq_t *p, int32_t acc) {
     int32_t h = (int32_t)(((int64_t)acc * p->mult + (1 << 30)) >> 31);
     uint32_t rem = (uint32_t)h & p->mask, thr = (p->mask >> 1) + ((uint32_t)h >> 31);
     int32_t q = fx_wadd((h >> p->rsh) + (rem > thr), rq->zp_out);
@@ -161,6 +166,68 @@ static inline int8_t ta_requant_simple(const ta_requant_t *rq, const ta_chq_t *p
     return (int8_t)fx_clamp(q, -128, 127);
 #endif
 }
+
+#if TA_DSP
+/* ta_requant_simple when the accumulator arrives doubled (acc2 = 2 * acc,
+ * exact: conv's "doubled" mode proves |acc| < 2^30 per call, widens the
+ * weights as 2 * w and starts from 2 * bias). Then gemmlowp's doubling high
+ * multiply floor((acc * m + 2^30) / 2^31) is floor((acc2 * m + 2^31) / 2^32),
+ * one SMMULR; its result h has |h| < 2^30. The rounding shift by r >= 1
+ * with ties away from zero is floor((h + 2^(r-1) - (h < 0)) / 2^r), and the
+ * zero point joins as zp * 2^r (r <= 22: no overflow), so p->mask holds
+ * nudge = 2^(r-1) + zp * 2^r (ta_requant_dbl_prep). */
+TA_INLINE int8_t ta_requant_dbl(const ta_chq_t *p, int32_t acc2) {
+    int32_t h;
+    __asm__("smmulr %0, %1, %2" : "=r"(h) : "r"(acc2), "r"(p->mult));
+    int32_t t = (int32_t)((uint32_t)h + p->mask + (uint32_t)(h >> 31));
+    return (int8_t)__ssat(t >> p->rsh, 8);
+}
+
+/* ta_requant_dbl with the nudge added by the multiply itself: SMMLAR
+ * gives p->mask + h in one instruction, and the sign of acc2 stands for
+ * h's in the tie correction. That needs m >= 0 (ta_requant_dbl_prep
+ * requires it): then acc2 * m < 0 whenever h < 0, and where the two signs
+ * differ h is 0 and subtracting 1 from 2^(r-1) + zp * 2^r (r >= 1) leaves
+ * the quotient zp unchanged. */
+TA_INLINE int8_t ta_requant_dbl_mla(const ta_chq_t *p, int32_t acc2) {
+    int32_t t;
+    __asm__("smmlar %0, %1, %2, %3" : "=r"(t) : "r"(acc2), "r"(p->mult), "r"(p->mask));
+    t += acc2 >> 31;
+    return (int8_t)__ssat(t >> p->rsh, 8);
+}
+
+/* Marks a channel of ta_requant_dbl_prep's doubled form in ta_chq_t.lsh
+ * (only ever set on channels without a left shift, in calls whose
+ * requantisation is simple). */
+#define TA_CHQ_DBL 0x8000u
+
+/* Turn prepared channels (ta_requant_prep, all simple) into the doubled
+ * form where they qualify: 1 <= r <= 22, m >= 0 and |bias| + xmax * wabs[c] < 2^30,
+ * where xmax bounds |x - zp_in| and wabs[c] is channel c's sum of |w|.
+ * Channels go by pairs (2c, 2c + 1; a last odd one alone), both or
+ * neither, as conv's 2x2 passes take them: such a channel gets its bias
+ * doubled, the nudge in mask and TA_CHQ_DBL in lsh. Returns how many
+ * channels were turned. */
+static inline int32_t ta_requant_dbl_prep(const ta_requant_t *rq, ta_chq_t *p, int32_t channels, int32_t xmax,
+                                          const uint32_t *wabs) {
+    int32_t turned = 0;
+    if (rq->zp_out < -128 || rq->zp_out > 127) return 0;
+    for (int32_t c0 = 0; c0 < channels; c0 += 2) {
+        int32_t c1 = c0 + 2 < channels ? c0 + 2 : channels, ok = 1;
+        for (int32_t c = c0; c < c1; c++) {
+            int64_t b = p[c].bias < 0 ? -(int64_t)p[c].bias : (int64_t)p[c].bias;
+            if (p[c].lsh || p[c].rsh < 1 || p[c].rsh > 22 || p[c].mult < 0) ok = 0;
+            if (b + (int64_t)xmax * wabs[c] >= ((int64_t)1 << 30)) ok = 0;
+        }
+        for (int32_t c = c0; ok && c < c1; c++, turned++) {
+            p[c].bias = (int32_t)((uint32_t)p[c].bias * 2u);
+            p[c].mask = ((uint32_t)1 << (p[c].rsh - 1)) + (uint32_t)rq->zp_out * ((uint32_t)1 << p[c].rsh);
+            p[c].lsh = TA_CHQ_DBL;
+        }
+    }
+    return turned;
+}
+#endif
 
 /* Unaligned 32-bit load (activations and weights carry no alignment). */
 static inline uint32_t ta_ld32(const void *p) {

@@ -87,7 +87,7 @@ static void im2col(const ta_conv_args_t *a, int32_t n, int32_t oh, int32_t ow, i
 
 /* Column of pixel (n, oh, ow): in place for a 1x1 kernel whose tap is
  * inside the input, else im2col into buf. */
-static const int8_t *column(const ta_conv_args_t *a, int one_by_one, int32_t n, int32_t oh, int32_t ow, int8_t *buf) {
+TA_INLINE const int8_t *column(const ta_conv_args_t *a, int one_by_one, int32_t n, int32_t oh, int32_t ow, int8_t *buf) {
     const tk_geom_t *g = &a->g;
     if (one_by_one) {
         int32_t iy = ta_in_row0(g, oh), ix = ow * g->sw - g->pl;
@@ -176,11 +176,64 @@ static inline int32_t *wq_row(int32_t *wq, int32_t noc, int32_t blocks, int32_t 
     return wq + (size_t)(oc / 2) * 4u * (size_t)blocks + (oc < 2 * pairs ? 2 * (oc & 1) : 0);
 }
 
+/* The doubled form's two encodings (mode 2: SMMULR, mode 3: SMMLAR, see
+ * ta_requant_dbl_mla; each is fewer instructions in a different loop). */
+#define TA_RQ_DBL(p, acc) (simple == 3 ? ta_requant_dbl_mla((p), (acc)) : ta_requant_dbl((p), (acc)))
+
 /* Requantise acc for channel oc (`simple` is a constant in every
- * specialised copy, see conv_run); the channel's bias. */
-#define RQ(oc, acc) \
-    (simple ? ta_requant_simple(&a->rq, &wk->ch[oc], (acc)) : ta_requant_fast(&a->rq, &wk->ch[oc], (acc)))
+ * specialised copy, see conv_run: 0 general, 1 simple, 2 doubled
+ * accumulators); the channel's bias (doubled too in mode 2). */
+#define RQ(oc, acc)                                                                             \
+    (simple >= 2 && (wk->ch[oc].lsh & TA_CHQ_DBL) ? TA_RQ_DBL(&wk->ch[oc], (acc))               \
+     : simple                                     ? ta_requant_simple(&a->rq, &wk->ch[oc], (acc)) \
+                                                  : ta_requant_fast(&a->rq, &wk->ch[oc], (acc)))
 #define BIAS(oc) (wk->ch[oc].bias)
+
+/* Two pixels (widened, pair layout) x every widened weight row: whole
+ * blocks, no tail. Pointers walk the row pairs and the channel table so the
+ * loop keeps little state (GCC spilled the indexed form's addresses every
+ * pass); `quad` (a constant: blocks % 4 == 0) drops the odd-block tests. */
+static inline __attribute__((always_inline)) void pair_rows(const ta_conv_args_t *a, const dsp_work_t *wk, int8_t *y0,
+                                                            int8_t *y1, int simple, int quad) {
+    const int32_t *wr = wk->wq;
+    const ta_chq_t *ch = wk->ch;
+    int32_t blocks = wk->blocks, noc = a->g.oc;
+    int8_t *e0 = y0 + (noc & ~1);
+#define RQP(p, acc)                                 \
+    (simple >= 2 && dbl ? TA_RQ_DBL((p), (acc)) \
+     : simple           ? ta_requant_simple(&a->rq, (p), (acc)) \
+                        : ta_requant_fast(&a->rq, (p), (acc)))
+    for (; y0 < e0; y0 += 2, y1 += 2, ch += 2, wr += 4 * blocks) {
+        int32_t acc[4] = {ch[0].bias, ch[1].bias, ch[0].bias, ch[1].bias};
+        if (quad)
+            ta_q15w_dot_2x2_q(wk->q15, wr, blocks, acc);
+        else
+            ta_q15w_dot_2x2(wk->q15, wr, blocks, acc);
+        /* One test per pair: both channels or neither are doubled. The
+         * channel entries are copied first: the byte stores could alias
+         * them, and GCC would reload them for the second pixel. */
+        ta_chq_t q0 = ch[0], q1 = ch[1];
+        if (simple >= 2 && (q0.lsh & TA_CHQ_DBL)) {
+            const int dbl = 1;
+            y0[0] = RQP(&q0, acc[0]);
+            y0[1] = RQP(&q1, acc[1]);
+            y1[0] = RQP(&q0, acc[2]);
+            y1[1] = RQP(&q1, acc[3]);
+        } else {
+            const int dbl = 0;
+            y0[0] = RQP(&q0, acc[0]);
+            y0[1] = RQP(&q1, acc[1]);
+            y1[0] = RQP(&q0, acc[2]);
+            y1[1] = RQP(&q1, acc[3]);
+        }
+    }
+    if (noc & 1) {
+        const int dbl = simple >= 2 && (ch->lsh & TA_CHQ_DBL);
+        y0[0] = RQP(ch, ta_q15w_dot_1x1(wk->q15, 4, wr, 2, blocks, ch->bias));
+        y1[0] = RQP(ch, ta_q15w_dot_1x1(wk->q15 + 2, 4, wr, 2, blocks, ch->bias));
+    }
+#undef RQP
+}
 
 /* Two pixels, already widened into the pair layout, against every output
  * channel; c0, c1 are their int8 columns for the k % 4 tail (unused, and
@@ -189,6 +242,13 @@ static inline __attribute__((always_inline)) void dsp_pixel_pair(const ta_conv_a
                                                                  const int8_t *c0, const int8_t *c1, int8_t *y0,
                                                                  int8_t *y1, int simple) {
     int32_t k = wk->k, kb = wk->blocks * 4, oc = 0, noc = a->g.oc;
+    if (wk->wq) {
+        if ((wk->blocks & 3) == 0)
+            pair_rows(a, wk, y0, y1, simple, 1);
+        else
+            pair_rows(a, wk, y0, y1, simple, 0);
+        return;
+    }
     for (; oc + 2 <= noc; oc += 2) {
         const int8_t *w0 = wk->w + (size_t)oc * k, *w1 = w0 + k;
         int32_t b0 = BIAS(oc), b1 = BIAS(oc + 1);
@@ -288,6 +348,193 @@ static void widen_window(const ta_conv_args_t *a, const dsp_work_t *wk, int32_t 
     }
 }
 
+/* The split column layout (widened weights, k % 4 != 0, dw == 1): a window
+ * row of R = kw * ic bytes is R / 4 whole blocks widened straight from the
+ * input, and the rows' last R % 4 bytes are gathered, in row order, into
+ * the final blocks (zp-padded; the weights, permuted once per call by
+ * split_row, hold zeros there). For a 3x3x3 window: six blocks by SXTAB16
+ * from three unaligned rows, one block of three gathered bytes, and no
+ * int8 im2col at all for pixels inside the input. */
+static inline int32_t *split_widen(const int8_t *src, size_t step, int32_t kh, int32_t rb, int32_t left, uint32_t off,
+                                   int32_t *dst, int8_t *gather) {
+    int8_t *gp = gather;
+    for (int32_t r = 0; r < kh; r++, src += step) {
+        ta_q15_widen(src, rb, off, dst, 4);
+        dst += 4 * rb;
+        for (int32_t j = 0; j < left; j++) *gp++ = src[4 * rb + j];
+    }
+    ta_q15_widen(gather, ((int32_t)(gp - gather) + 3) / 4, off, dst, 4);
+    return dst;
+}
+
+/* split_widen for the commonest short window, three rows of nine bytes
+ * (3x3 over three channels: a first layer), straight-line: six blocks by
+ * unaligned word loads, the three last bytes and the zero point packed into
+ * the seventh (zpw holds zp in its top byte). */
+TA_INLINE void split_widen_3x9(const int8_t *src, size_t step, uint32_t off, uint32_t zpw, int32_t *dst) {
+    const int8_t *s1 = src + step, *s2 = s1 + step;
+    uint32_t v;
+#define TA_W1(d, p)                                      \
+    v = ta_ld32(p);                                      \
+    (d)[0] = __sxtab16((int32_t)off, (int32_t)v);        \
+    (d)[1] = ta_sxtab16_ror8((int32_t)off, v);
+    TA_W1(dst, src)
+    TA_W1(dst + 4, src + 4)
+    TA_W1(dst + 8, s1)
+    TA_W1(dst + 12, s1 + 4)
+    TA_W1(dst + 16, s2)
+    TA_W1(dst + 20, s2 + 4)
+#undef TA_W1
+    v = (uint32_t)(uint8_t)src[8] | ((uint32_t)(uint8_t)s1[8] << 8) | ((uint32_t)(uint8_t)s2[8] << 16) | zpw;
+    dst[24] = __sxtab16((int32_t)off, (int32_t)v);
+    dst[25] = ta_sxtab16_ror8((int32_t)off, v);
+}
+
+/* im2col for the split layout's edge windows (dw == 1, so a window row's
+ * in-image taps are one contiguous run): per window row, zp before the run,
+ * the run copied, zp after; rows outside the input all zp. Cheaper than the
+ * general im2col's per-tap tests for the short rows this layout serves. */
+static void split_edge(const ta_conv_args_t *a, int32_t n, int32_t ybase, int32_t xbase, int8_t *col) {
+    const tk_geom_t *g = &a->g;
+    int32_t row = g->kw * g->ic;
+    int32_t t0 = xbase < 0 ? -xbase : 0, t1 = g->iw - xbase < g->kw ? g->iw - xbase : g->kw;
+    if (t1 < t0) t1 = t0;
+    int32_t b0 = t0 * g->ic, b1 = t1 * g->ic;
+    /* zp everywhere by word stores first, then the in-image runs. */
+    col_fill(col, (int)(int8_t)a->zp_in, (size_t)g->kh * (size_t)row);
+    for (int32_t r = 0; r < g->kh; r++, col += row) {
+        int32_t iy = ybase + r * g->dh;
+        if (iy < 0 || iy >= g->ih) continue;
+        const int8_t *s = ta_in_px(a, n, iy, 0);
+        ptrdiff_t o = (ptrdiff_t)xbase * g->ic; /* s[o + j] is inside for b0 <= j < b1 */
+        for (int32_t j = b0; j < b1; j++) col[j] = s[o + j];
+    }
+}
+
+/* Pixel (n, oh, ow) into slot dst in the split layout: from the input when
+ * the window is inside it, else from an im2col column (col, zp-filled). */
+static inline void split_pixel(const ta_conv_args_t *a, const dsp_work_t *wk, int32_t n, int32_t oh, int32_t ow,
+                               int32_t *dst) {
+    const tk_geom_t *g = &a->g;
+    int32_t ybase = ta_in_row0(g, oh), xbase = ow * g->sw - g->pl;
+    int32_t row = g->kw * g->ic;
+    if (ybase >= 0 && ybase + (g->kh - 1) * g->dh < g->ih && xbase >= 0 && xbase + g->kw <= g->iw) {
+        if (g->kh == 3 && row == 9) {
+            split_widen_3x9(ta_in_px(a, n, ybase, xbase), (size_t)g->dh * (size_t)g->iw * 3u, wk->off,
+                            (uint32_t)(uint8_t)a->zp_in << 24, dst);
+            return;
+        }
+        split_widen(ta_in_px(a, n, ybase, xbase), (size_t)g->dh * (size_t)g->iw * (size_t)g->ic, g->kh, row / 4,
+                    row % 4, wk->off, dst, wk->col[1]);
+    } else {
+        split_edge(a, n, ybase, xbase, wk->col[0]);
+        if (g->kh == 3 && row == 9) {
+            split_widen_3x9(wk->col[0], 9u, wk->off, (uint32_t)(uint8_t)a->zp_in << 24, dst);
+            return;
+        }
+        split_widen(wk->col[0], (size_t)row, g->kh, row / 4, row % 4, wk->off, dst, wk->col[1]);
+    }
+}
+
+/* Weight row w (k = kh * row taps, OHWI) into the split layout at t
+ * (kp bytes, zeros past the gathered bytes). */
+static void split_row(const int8_t *w, int32_t kh, int32_t row, int32_t kp, int8_t *t) {
+    int32_t rb = row / 4, left = row % 4, whole = 4 * rb;
+    int8_t *gp = t + (size_t)kh * (size_t)whole;
+    memset(t, 0, (size_t)kp);
+    for (int32_t r = 0; r < kh; r++, w += row) {
+        memcpy(t + (size_t)r * (size_t)whole, w, (size_t)whole);
+        for (int32_t j = 0; j < left; j++) *gp++ = w[whole + j];
+    }
+}
+
+/* dsp_conv_loop for the split layout (widened weights): addresses walk
+ * each output row (input row pointer, window column, output pixel) instead
+ * of being derived per pixel, and windows inside the input widen straight
+ * from it; the rest go through split_pixel (im2col). */
+static inline __attribute__((always_inline)) void dsp_split_loop(const ta_conv_args_t *a, dsp_work_t *wk,
+                                                                 int simple) {
+    const tk_geom_t *g = &a->g;
+    int32_t row = g->kw * g->ic, noc = g->oc;
+    int fast = g->kh == 3 && row == 9;
+    size_t step = (size_t)g->dh * (size_t)g->iw * (size_t)g->ic;
+    uint32_t zpw = (uint32_t)(uint8_t)a->zp_in << 24;
+    for (int32_t n = 0; n < g->n; n++) {
+        int8_t *y0 = NULL;
+        int pending = 0;
+        for (int32_t oh = 0; oh < g->oh; oh++) {
+            int32_t ybase = ta_in_row0(g, oh), xb = -g->pl;
+            int rin = ybase >= 0 && ybase + (g->kh - 1) * g->dh < g->ih;
+            const int8_t *rp = rin ? ta_in_px(a, n, ybase, 0) : a->x;
+            int8_t *y = ta_out_px(a, n, oh, 0);
+            for (int32_t ow = 0; ow < g->ow; ow++, xb += g->sw, y += noc) {
+                int32_t *slot = wk->q15 + 2 * pending;
+                if (rin && xb >= 0 && xb + g->kw <= g->iw) {
+                    const int8_t *xp = rp + (size_t)xb * (size_t)g->ic;
+                    if (fast)
+                        split_widen_3x9(xp, step, wk->off, zpw, slot);
+                    else
+                        split_widen(xp, step, g->kh, row / 4, row % 4, wk->off, slot, wk->col[1]);
+                } else {
+                    split_pixel(a, wk, n, oh, ow, slot);
+                }
+                if (!pending) {
+                    y0 = y;
+                    pending = 1;
+                } else {
+                    if ((wk->blocks & 3) == 0)
+                        pair_rows(a, wk, y0, y, simple, 1);
+                    else
+                        pair_rows(a, wk, y0, y, simple, 0);
+                    pending = 0;
+                }
+            }
+        }
+        if (pending) dsp_pixel(a, wk, NULL, y0, simple);
+    }
+}
+
+/* 1x1 kernel, widened weights, stride 1, no padding, output as wide as the
+ * input and every band row inside it: a batch's pixels are consecutive
+ * ic-byte columns of the input and consecutive oc-byte pixels of the
+ * output, so pixel pairs are walked by two pointers and widened together
+ * (one loop for both columns of the pair layout). */
+static int flat_1x1(const ta_conv_args_t *a, const dsp_work_t *wk) {
+    const tk_geom_t *g = &a->g;
+    return wk->wq && g->kh == 1 && g->kw == 1 && g->sh == 1 && g->sw == 1 && g->pl == 0 && g->ow == g->iw &&
+           ta_in_row0(g, 0) >= 0 && ta_in_row0(g, g->oh - 1) < g->ih;
+}
+
+static inline __attribute__((always_inline)) void dsp_1x1_loop(const ta_conv_args_t *a, dsp_work_t *wk, int simple) {
+    const tk_geom_t *g = &a->g;
+    int32_t npx = g->oh * g->ow, ic = g->ic, oc = g->oc, blocks = wk->blocks;
+    uint32_t off = wk->off;
+    for (int32_t n = 0; n < g->n; n++) {
+        const int8_t *x = ta_in_px(a, n, ta_in_row0(g, 0), 0);
+        int8_t *y = ta_out_px(a, n, 0, 0);
+        int32_t p = 0;
+        for (; p + 2 <= npx; p += 2, x += 2 * ic, y += 2 * oc) {
+            const int8_t *x1 = x + ic;
+            int32_t *q = wk->q15;
+            for (int32_t b = 0; b < blocks; b++, q += 4) {
+                uint32_t u = ta_ld32(x + 4 * b), v = ta_ld32(x1 + 4 * b);
+                q[0] = __sxtab16((int32_t)off, (int32_t)u);
+                q[1] = ta_sxtab16_ror8((int32_t)off, u);
+                q[2] = __sxtab16((int32_t)off, (int32_t)v);
+                q[3] = ta_sxtab16_ror8((int32_t)off, v);
+            }
+            if ((blocks & 3) == 0)
+                pair_rows(a, wk, y, y + oc, simple, 1);
+            else
+                pair_rows(a, wk, y, y + oc, simple, 0);
+        }
+        if (p < npx) {
+            ta_q15_widen(x, blocks, off, wk->q15, 4);
+            dsp_pixel(a, wk, x, y, simple);
+        }
+    }
+}
+
 /* Every output pixel of the band. Pixels are paired in raster order across
  * rows, so odd widths pair too; each is widened into its slot of the pair
  * layout as it comes. Specialised per `simple` (constant at each call). */
@@ -353,18 +600,47 @@ static uint64_t wcopy_bytes(int32_t k, int32_t oc) {
     return can_widen(k, oc) ? 2u * n : pad_rows(k, oc) ? n : 0u;
 }
 
-/* Rows of k int8 weights into wq_row's pair layout, blocks of four,
- * zero past k. */
-static void widen_weights(const int8_t *w, int32_t k, int32_t noc, int32_t blocks, int32_t *wq) {
+/* Rows of k int8 weights into wq_row's pair layout, blocks of four, zero
+ * past k; rows of channels in the doubled form (TA_CHQ_DBL) as 2 * w.
+ * With `split` (the op's geometry) each row is first permuted into the
+ * split layout (split_row, through tmp). */
+static void widen_weights(const int8_t *w, int32_t k, int32_t noc, int32_t blocks, const ta_chq_t *ch, int32_t *wq,
+                          const tk_geom_t *split, int8_t *tmp) {
+    int32_t k0 = k;
     for (int32_t oc = 0; oc < noc; oc++) {
+        int32_t scale = (ch[oc].lsh & TA_CHQ_DBL) ? 2 : 1;
         int32_t ws, *d = wq_row(wq, noc, blocks, oc, &ws);
-        const int8_t *r = w + (size_t)oc * k;
-        for (int32_t b = 0; b < blocks; b++, d += ws) {
+        const int8_t *r = w + (size_t)oc * k0;
+        if (split) { /* permuted into the split layout first (kp bytes) */
+            split_row(r, split->kh, split->kw * split->ic, 4 * blocks, tmp);
+            r = tmp;
+            k = 4 * blocks;
+        }
+        int32_t b = 0;
+        /* Whole blocks: SXTB16 gives both pairs, SADD16 doubles them
+         * (|2w| <= 256 fits a lane). */
+        for (; 4 * b + 4 <= k; b++, d += ws) {
+            uint32_t v = ta_ld32(r + 4 * b);
+            int32_t e = __sxtb16((int32_t)v), o = ta_sxtb16_ror8(v);
+            d[0] = scale == 2 ? __sadd16(e, e) : e;
+            d[1] = scale == 2 ? __sadd16(o, o) : o;
+        }
+        for (; b < blocks; b++, d += ws) {
             int32_t v[4];
-            for (int32_t j = 0; j < 4; j++) v[j] = 4 * b + j < k ? r[4 * b + j] : 0;
+            for (int32_t j = 0; j < 4; j++) v[j] = 4 * b + j < k ? scale * r[4 * b + j] : 0;
             d[0] = (int32_t)(((uint32_t)v[0] & 0xFFFFu) | ((uint32_t)v[2] << 16));
             d[1] = (int32_t)(((uint32_t)v[1] & 0xFFFFu) | ((uint32_t)v[3] << 16));
         }
+    }
+}
+
+/* Per row of k weights, the sum of |w| into s (the accumulator bound of
+ * the doubled mode). */
+static void wabs_rows(const int8_t *w, int32_t k, int32_t noc, uint32_t *s) {
+    for (int32_t oc = 0; oc < noc; oc++, w += k) {
+        uint32_t t = 0;
+        for (int32_t i = 0; i < k; i++) t += (uint32_t)(w[i] < 0 ? -w[i] : w[i]);
+        s[oc] = t;
     }
 }
 
@@ -387,9 +663,20 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     wk.ch = ch;
     wk.w = a->w;
     wk.wq = NULL;
+    int simple = ta_requant_is_simple(&a->rq, ch, g->oc), split = 0;
     if (widen) {
         int32_t *wq = (int32_t *)(void *)(ch + g->oc);
-        widen_weights(a->w, k, g->oc, wk.blocks, wq);
+        /* Doubled form (ta_requant_dbl, one SMMULR): for channel pairs
+         * whose accumulators are bounded below 2^30; the per-row sums of
+         * |w| go through wq's space first (it is at least 8 * oc bytes). */
+        if (simple && a->zp_in >= -128 && a->zp_in <= 127) {
+            wabs_rows(a->w, k, g->oc, (uint32_t *)wq);
+            if (ta_requant_dbl_prep(&a->rq, ch, g->oc, 128 + (a->zp_in < 0 ? -a->zp_in : a->zp_in),
+                                    (uint32_t *)wq) > 0)
+                simple = 2;
+        }
+        split = pad && g->dw == 1;
+        widen_weights(a->w, k, g->oc, wk.blocks, ch, wq, split ? g : NULL, wk.col[0]);
         wk.wq = wq;
     }
     if (pad) {
@@ -404,11 +691,29 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
         /* im2col writes k bytes: the padding stays zp (widened: 0). */
         memset(wk.col[0] + k, (int)(int8_t)a->zp_in, (size_t)(kp - k));
         memset(wk.col[1] + k, (int)(int8_t)a->zp_in, (size_t)(kp - k));
+        /* Split layout: col[1] gathers the rows' last bytes; past them zp. */
+        if (split) memset(wk.col[1], (int)(int8_t)a->zp_in, (size_t)kp);
         one_by_one = 0; /* an in-place column has no padding after it */
     }
     /* Window rows of whole blocks widen straight from the input. */
     int direct = !one_by_one && (g->kw * g->ic) % 4 == 0;
-    if (ta_requant_is_simple(&a->rq, ch, g->oc))
+    if (flat_1x1(a, &wk)) {
+        if (simple == 2)
+            dsp_1x1_loop(a, &wk, 2);
+        else if (simple)
+            dsp_1x1_loop(a, &wk, 1);
+        else
+            dsp_1x1_loop(a, &wk, 0);
+    } else if (split) {
+        if (simple == 2)
+            dsp_split_loop(a, &wk, 3);
+        else if (simple)
+            dsp_split_loop(a, &wk, 1);
+        else
+            dsp_split_loop(a, &wk, 0);
+    } else if (simple == 2)
+        dsp_conv_loop(a, &wk, one_by_one, direct, 2);
+    else if (simple)
         dsp_conv_loop(a, &wk, one_by_one, direct, 1);
     else
         dsp_conv_loop(a, &wk, one_by_one, direct, 0);

@@ -239,8 +239,9 @@ static inline void ta_q15_dot_1x2(const int32_t *cp, const int8_t *w0, const int
 
 /* Two interleaved columns (cp, stride 4) x one widened row pair (w, four
  * words per block): acc = {c0.r0, c0.r1, c1.r0, c1.r1}. Both pointers
- * word aligned (scratch). An odd block first, then two per loop turn. */
-static inline void ta_q15w_dot_2x2(const int32_t *cp, const int32_t *w, int32_t blocks, int32_t acc[4]) {
+ * word aligned (scratch). An odd block first, then a block pair, then four
+ * blocks per loop turn. */
+TA_INLINE void ta_q15w_dot_2x2(const int32_t *cp, const int32_t *w, int32_t blocks, int32_t acc[4]) {
     int32_t a00 = acc[0], a01 = acc[1], a10 = acc[2], a11 = acc[3];
     const int32_t *end = cp + 4 * blocks;
     int32_t v0, v1;
@@ -248,8 +249,25 @@ static inline void ta_q15w_dot_2x2(const int32_t *cp, const int32_t *w, int32_t 
      * frame pointer). */
     register int32_t x0 __asm__("r8"), x1 __asm__("r9"), x2 __asm__("r10"), x3 __asm__("r11");
     if (blocks & 1) __asm__ volatile(TA_2X2W_BLOCK TA_2X2W_OPERANDS);
-    if (blocks > 1)
-        __asm__ volatile("1:\n\t" TA_2X2W_BLOCK TA_2X2W_BLOCK "cmp %[cp], %[end]\n\tbne 1b\n\t" TA_2X2W_OPERANDS);
+    if (blocks & 2) __asm__ volatile(TA_2X2W_BLOCK TA_2X2W_BLOCK TA_2X2W_OPERANDS);
+    if (blocks > 3)
+        __asm__ volatile("1:\n\t" TA_2X2W_BLOCK TA_2X2W_BLOCK TA_2X2W_BLOCK TA_2X2W_BLOCK
+                         "cmp %[cp], %[end]\n\tbne 1b\n\t" TA_2X2W_OPERANDS);
+    acc[0] = a00;
+    acc[1] = a01;
+    acc[2] = a10;
+    acc[3] = a11;
+}
+
+/* ta_q15w_dot_2x2 when blocks is a non-zero multiple of four (a 1x1 conv
+ * over 16, 32, ... input channels): the loop alone, no odd-block tests. */
+TA_INLINE void ta_q15w_dot_2x2_q(const int32_t *cp, const int32_t *w, int32_t blocks, int32_t acc[4]) {
+    int32_t a00 = acc[0], a01 = acc[1], a10 = acc[2], a11 = acc[3];
+    const int32_t *end = cp + 4 * blocks;
+    int32_t v0, v1;
+    register int32_t x0 __asm__("r8"), x1 __asm__("r9"), x2 __asm__("r10"), x3 __asm__("r11");
+    __asm__ volatile("1:\n\t" TA_2X2W_BLOCK TA_2X2W_BLOCK TA_2X2W_BLOCK TA_2X2W_BLOCK
+                     "cmp %[cp], %[end]\n\tbne 1b\n\t" TA_2X2W_OPERANDS);
     acc[0] = a00;
     acc[1] = a01;
     acc[2] = a10;
