@@ -138,9 +138,154 @@ static void mve_pixel(const ta_conv_args_t *a, const int8_t *c, int32_t k, const
         y[oc] = ta_requant(&a->rq, oc, ta_mve_dot(c, a->w + (size_t)oc * k, k, p[j]));
 }
 
+/* The padded path (k % 16 != 0, windows other than 1x1, weight copy up to
+ * PAD_CAP bytes): the weight rows are copied once per call zero-padded to
+ * kp = k rounded up to 16, the four rows of each channel group interleaved
+ * block by block (one pointer walks them), and the channel count rounded
+ * up to 4 with zero rows. The im2col columns have the same kp bytes: the
+ * bytes past k meet zero weights, so they add nothing, and every block
+ * runs unpredicated. */
+#define PAD_CAP 8192u
+
+static int pad_path(int32_t k, int32_t oc, int one_by_one) {
+    uint64_t kp = ((uint64_t)k + 15u) & ~(uint64_t)15u, ocp = ((uint64_t)oc + 3u) & ~(uint64_t)3u;
+    return !one_by_one && k % 16 != 0 && kp * ocp <= PAD_CAP;
+}
+
+/* Start values and requantisation vectors for ocp channels (phantom
+ * channels past oc get zeros; their outputs are never stored), and the
+ * interleaved padded weight copy wp. */
+static void pad_prep(const ta_conv_args_t *a, int32_t k, int32_t kp, int32_t ocp, int32_t *p, int8_t *wp) {
+    int32_t noc = a->g.oc, nb = kp / 16;
+    memset(p, 0, (size_t)ocp * 16u);
+    memset(wp, 0, (size_t)ocp * (size_t)kp);
+    for (int32_t oc = 0; oc < noc; oc++) {
+        const int8_t *w = a->w + (size_t)oc * k;
+        int32_t start = fx_wsub(ta_bias(a, oc), fx_wmul(a->zp_in, ta_mve_sum(w, k)));
+        int32_t *g = p + 16 * (oc / 4), lane = oc % 4;
+        uint32_t q = (uint32_t)oc * a->rq.step;
+        int32_t sh = a->rq.shift[q];
+        g[lane] = start;
+        g[4 + lane] = a->rq.mult[q];
+        g[8 + lane] = sh > 0 ? (sh > 31 ? 31 : sh) : 0;
+        g[12 + lane] = sh > 0 ? 0 : (sh < -31 ? -31 : sh);
+        int8_t *dst = wp + (size_t)(oc / 4) * (size_t)nb * 64u + (size_t)lane * 16u;
+        for (int32_t b = 0; b < nb; b++, dst += 64) {
+            int32_t n = k - 16 * b < 16 ? k - 16 * b : 16;
+            memcpy(dst, w + 16 * b, (size_t)n);
+        }
+    }
+}
+
+/* len bytes from src (or of zp when src is NULL) to dst: whole 16-byte
+ * blocks, then one predicated block. Window runs here are short (ic or
+ * kw*ic bytes), so one or two vector moves replace a byte loop. */
+TA_INLINE int8_t *pad_run_copy(int8_t *dst, const int8_t *src, int8x16_t zp, int32_t len) {
+    int32_t i = 0;
+    for (; i + 16 <= len; i += 16) vst1q_s8(dst + i, src ? vld1q_s8(src + i) : zp);
+    if (i < len) {
+        mve_pred16_t p = vctp8q((uint32_t)(len - i));
+        vstrbq_p_s8(dst + i, src ? vldrbq_z_s8(src + i, p) : zp, p);
+    }
+    return dst + len;
+}
+
+/* im2col of pixel (n, oh, ow) into col (k bytes; the padded tail is left
+ * alone), padding taps filled with zp_in like im2col. */
+static void pad_col(const ta_conv_args_t *a, int32_t n, int32_t oh, int32_t ow, int8_t *col) {
+    const tk_geom_t *g = &a->g;
+    int32_t ybase = ta_in_row0(g, oh), xbase = ow * g->sw - g->pl;
+    int32_t ic = g->ic, row = g->kw * ic;
+    int8x16_t zp = vdupq_n_s8((int8_t)a->zp_in);
+    int row_inside = g->dw == 1 && xbase >= 0 && xbase + g->kw <= g->iw;
+    if (row_inside && ybase >= 0 && ybase + (g->kh - 1) * g->dh < g->ih) {
+        /* The window inside the input (most pixels): one address, a fixed
+         * step per window row, and for rows of up to 16 bytes (3x3x3: 9)
+         * one predicated load and store each. */
+        const int8_t *src = ta_in_px(a, n, ybase, xbase);
+        size_t step = (size_t)g->dh * (size_t)g->iw * (size_t)ic;
+        if (row <= 16) {
+            mve_pred16_t p = vctp8q((uint32_t)row);
+            for (int32_t kh = 0; kh < g->kh; kh++, col += row, src += step)
+                vstrbq_p_s8(col, vldrbq_z_s8(src, p), p);
+        } else {
+            for (int32_t kh = 0; kh < g->kh; kh++, src += step) col = pad_run_copy(col, src, zp, row);
+        }
+        return;
+    }
+    for (int32_t kh = 0; kh < g->kh; kh++) {
+        int32_t iy = ybase + kh * g->dh;
+        if (iy < 0 || iy >= g->ih) {
+            col = pad_run_copy(col, NULL, zp, row);
+        } else if (row_inside) {
+            col = pad_run_copy(col, ta_in_px(a, n, iy, xbase), zp, row);
+        } else {
+            for (int32_t kw = 0; kw < g->kw; kw++) {
+                int32_t ix = xbase + kw * g->dw;
+                col = pad_run_copy(col, ix < 0 || ix >= g->iw ? NULL : ta_in_px(a, n, iy, ix), zp, ic);
+            }
+        }
+    }
+}
+
+/* Raw sums of column c against one interleaved group of four rows (nb
+ * blocks), as a vector of the four channels. One pixel at a time: with two
+ * pixels (eight scalar accumulators) GCC 12 spilled them every block. */
+TA_INLINE int32x4_t pad_dot_1x4(const int8_t *c, const int8_t *w, int32_t nb) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int32_t b = 0; b < nb; b++, c += 16, w += 64) {
+        int8x16_t x = vld1q_s8(c);
+        a0 = vmladavaq_s8(a0, x, vld1q_s8(w));
+        a1 = vmladavaq_s8(a1, x, vld1q_s8(w + 16));
+        a2 = vmladavaq_s8(a2, x, vld1q_s8(w + 32));
+        a3 = vmladavaq_s8(a3, x, vld1q_s8(w + 48));
+    }
+    int32x4_t r = vdupq_n_s32(a0);
+    r = vsetq_lane_s32(a1, r, 1);
+    r = vsetq_lane_s32(a2, r, 2);
+    return vsetq_lane_s32(a3, r, 3);
+}
+
+static void pad_run(const ta_conv_args_t *a, int32_t k, uint8_t *scratch) {
+    const tk_geom_t *g = &a->g;
+    int32_t kp = (k + 15) & ~15, nb = kp / 16, ocp = (g->oc + 3) & ~3, noc = g->oc;
+    int32_t *p = (int32_t *)(void *)scratch;
+    int8_t *col = (int8_t *)(scratch + (size_t)ocp * 16u);
+    int8_t *wp = col + kp;
+    pad_prep(a, k, kp, ocp, p, wp);
+    memset(col, 0, (size_t)kp);
+    mve_pred16_t tail = vctp32q((uint32_t)(noc & 3));
+    for (int32_t n = 0; n < g->n; n++)
+        for (int32_t oh = 0; oh < g->oh; oh++)
+            for (int32_t ow = 0; ow < g->ow; ow++) {
+                pad_col(a, n, oh, ow, col);
+                int8_t *y = ta_out_px(a, n, oh, ow);
+                const int32_t *q = p;
+                const int8_t *w = wp;
+                int32_t oc = 0;
+                for (; oc < noc; oc += 4, q += 16, w += (size_t)nb * 64u) {
+                    int32x4_t s = vaddq_s32(pad_dot_1x4(col, w, nb), vld1q_s32(q));
+                    int32x4_t r = ta_rq_apply4(&a->rq, s, vld1q_s32(q + 4), vld1q_s32(q + 8), vld1q_s32(q + 12));
+                    if (oc + 4 <= noc)
+                        vstrbq_s32(y + oc, r);
+                    else
+                        vstrbq_p_s32(y + oc, r, tail);
+                }
+            }
+}
+
+static uint64_t pad_scratch_bytes(int32_t k, int32_t oc) {
+    uint64_t kp = ((uint64_t)k + 15u) & ~(uint64_t)15u, ocp = ((uint64_t)oc + 3u) & ~(uint64_t)3u;
+    return ocp * 16u + kp + ocp * kp;
+}
+
 static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     const tk_geom_t *g = &a->g;
     int32_t k = g->kh * g->kw * g->ic;
+    if (pad_path(k, g->oc, one_by_one)) {
+        pad_run(a, k, scratch);
+        return 0;
+    }
     int32_t *p = (int32_t *)(void *)scratch;
     int8_t *col = (int8_t *)(scratch + (size_t)g->oc * 16u);
     mve_prep(a, k, p);
@@ -151,8 +296,12 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     return 0;
 }
 
-/* The per-group vectors (16 bytes per channel) and one column. */
-static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) { return (uint64_t)oc * 16u + (uint64_t)k; }
+/* Padded path: its vectors, one column and the weight copy; otherwise
+ * the per-group vectors (16 bytes per channel) and one column. */
+static uint64_t conv_scratch_bytes(int32_t k, int32_t oc, int one_by_one) {
+    if (pad_path(k, oc, one_by_one)) return pad_scratch_bytes(k, oc);
+    return (uint64_t)oc * 16u + (uint64_t)k;
+}
 
 #else /* DSP */
 
@@ -722,7 +871,8 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
 
 /* Two int8 columns (word-rounded), 16 bytes per block of four, the
  * channel table, and the weight copy (wcopy_bytes). */
-static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) {
+static uint64_t conv_scratch_bytes(int32_t k, int32_t oc, int one_by_one) {
+    (void)one_by_one;
     uint64_t kp = ((uint64_t)k + 3u) & ~(uint64_t)3u;
     return 2u * kp + 4u * kp + sizeof(ta_chq_t) * (uint64_t)oc + wcopy_bytes(k, oc);
 }
@@ -735,9 +885,9 @@ int ta_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
     if (ta_conv_args(plan, op, mem, 0, &a)) return TA_FALLBACK;
     const tk_geom_t *g = &a.g;
     uint64_t k = (uint64_t)g->kh * (uint64_t)g->kw * (uint64_t)g->ic;
-    uint8_t *scratch = ta_scratch(mem, ta_round16(conv_scratch_bytes((int32_t)k, g->oc)));
-    if (!scratch) return TA_FALLBACK;
     int one_by_one = g->kh == 1 && g->kw == 1;
+    uint8_t *scratch = ta_scratch(mem, ta_round16(conv_scratch_bytes((int32_t)k, g->oc, one_by_one)));
+    if (!scratch) return TA_FALLBACK;
     return conv_run(&a, one_by_one, scratch);
 }
 
@@ -747,5 +897,6 @@ uint32_t ta_conv_scratch(const tigris_plan_t *plan, const tigris_op_t *op) {
     if (iv.rank != 4 || ov.rank != 4) return 0;
     uint64_t k = (uint64_t)op->spatial.kernel_h * op->spatial.kernel_w * (uint64_t)iv.dim[3];
     if (k > 0x7FFFFFFFu) return 0;
-    return ta_round16(conv_scratch_bytes((int32_t)k, ov.dim[3]));
+    int one_by_one = op->spatial.kernel_h == 1 && op->spatial.kernel_w == 1;
+    return ta_round16(conv_scratch_bytes((int32_t)k, ov.dim[3], one_by_one));
 }
