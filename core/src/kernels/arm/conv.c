@@ -149,7 +149,7 @@ static void mve_pixel(const ta_conv_args_t *a, const int8_t *c, int32_t k, const
 
 static int pad_path(int32_t k, int32_t oc, int one_by_one) {
     uint64_t kp = ((uint64_t)k + 15u) & ~(uint64_t)15u, ocp = ((uint64_t)oc + 3u) & ~(uint64_t)3u;
-    return !one_by_one && k % 16 != 0 && kp * ocp <= PAD_CAP;
+    return (!one_by_one || k % 16 == 0) && kp * ocp <= PAD_CAP;
 }
 
 /* Start values and requantisation vectors for ocp channels (phantom
@@ -246,38 +246,144 @@ TA_INLINE int32x4_t pad_dot_1x4(const int8_t *c, const int8_t *w, int32_t nb) {
     return vsetq_lane_s32(a3, r, 3);
 }
 
-static void pad_run(const ta_conv_args_t *a, int32_t k, uint8_t *scratch) {
+/* Two columns against one group when nb is a compile-time 1 or 2 (k up to
+ * 32): unrolled, the eight accumulators and up to four column vectors stay
+ * in registers, and each weight load feeds two VMLADAVAs. */
+TA_INLINE void pad_dot_2x4(const int8_t *c0, const int8_t *c1, const int8_t *w, int32_t nb, int32x4_t *s0,
+                           int32x4_t *s1) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    for (int32_t b = 0; b < nb; b++) {
+        int8x16_t x0 = vld1q_s8(c0 + 16 * b), x1 = vld1q_s8(c1 + 16 * b);
+        const int8_t *wb = w + 64 * b;
+        int8x16_t v = vld1q_s8(wb);
+        a0 = vmladavaq_s8(a0, x0, v);
+        b0 = vmladavaq_s8(b0, x1, v);
+        v = vld1q_s8(wb + 16);
+        a1 = vmladavaq_s8(a1, x0, v);
+        b1 = vmladavaq_s8(b1, x1, v);
+        v = vld1q_s8(wb + 32);
+        a2 = vmladavaq_s8(a2, x0, v);
+        b2 = vmladavaq_s8(b2, x1, v);
+        v = vld1q_s8(wb + 48);
+        a3 = vmladavaq_s8(a3, x0, v);
+        b3 = vmladavaq_s8(b3, x1, v);
+    }
+    int32x4_t r = vdupq_n_s32(a0), t = vdupq_n_s32(b0);
+    r = vsetq_lane_s32(a1, r, 1);
+    r = vsetq_lane_s32(a2, r, 2);
+    *s0 = vsetq_lane_s32(a3, r, 3);
+    t = vsetq_lane_s32(b1, t, 1);
+    t = vsetq_lane_s32(b2, t, 2);
+    *s1 = vsetq_lane_s32(b3, t, 3);
+}
+
+/* Requantise the four sums of group q (start values added) and store the
+ * valid lanes at y. */
+TA_INLINE void pad_store(const ta_conv_args_t *a, int32x4_t s, const int32_t *q, int8_t *y, int whole,
+                         mve_pred16_t tail) {
+    int32x4_t r = ta_rq_apply4(&a->rq, vaddq_s32(s, vld1q_s32(q)), vld1q_s32(q + 4), vld1q_s32(q + 8), vld1q_s32(q + 12));
+    if (whole)
+        vstrbq_s32(y, r);
+    else
+        vstrbq_p_s32(y, r, tail);
+}
+
+/* All channels of one pixel (column c) into y. */
+TA_INLINE void pad_pixel1(const ta_conv_args_t *a, const int32_t *q, const int8_t *w, int32_t nb, const int8_t *c,
+                          int8_t *y, mve_pred16_t tail) {
+    for (int32_t oc = 0; oc < a->g.oc; oc += 4, q += 16, w += (size_t)nb * 64u)
+        pad_store(a, pad_dot_1x4(c, w, nb), q, y + oc, oc + 4 <= a->g.oc, tail);
+}
+
+/* All channels of two pixels (columns c0, c1) into y0, y1. */
+TA_INLINE void pad_pixel2(const ta_conv_args_t *a, const int32_t *q, const int8_t *w, int32_t nb, const int8_t *c0,
+                          const int8_t *c1, int8_t *y0, int8_t *y1, mve_pred16_t tail) {
+    for (int32_t oc = 0; oc < a->g.oc; oc += 4, q += 16, w += (size_t)nb * 64u) {
+        int32x4_t s0, s1;
+        if (nb == 1 || nb == 2) {
+            pad_dot_2x4(c0, c1, w, nb, &s0, &s1);
+        } else {
+            s0 = pad_dot_1x4(c0, w, nb);
+            s1 = pad_dot_1x4(c1, w, nb);
+        }
+        int whole = oc + 4 <= a->g.oc;
+        pad_store(a, s0, q, y0 + oc, whole, tail);
+        pad_store(a, s1, q, y1 + oc, whole, tail);
+    }
+}
+
+/* Column of pixel (n, oh, ow): with direct (a 1x1 kernel, k a multiple
+ * of 16) the input pixel itself when it is inside the input; else copied
+ * into col. rows: the window rows' input (column 0) when they are all
+ * inside the input and a row is at most 16 bytes (dilation 1 across), else
+ * NULL; then a window inside the input across is kh predicated moves,
+ * anything else pad_col. */
+TA_INLINE const int8_t *pad_column(const ta_conv_args_t *a, int direct, const int8_t *rows, size_t step,
+                                   mve_pred16_t rp, int32_t n, int32_t oh, int32_t ow, int8_t *col) {
     const tk_geom_t *g = &a->g;
-    int32_t kp = (k + 15) & ~15, nb = kp / 16, ocp = (g->oc + 3) & ~3, noc = g->oc;
-    int32_t *p = (int32_t *)(void *)scratch;
-    int8_t *col = (int8_t *)(scratch + (size_t)ocp * 16u);
-    int8_t *wp = col + kp;
-    pad_prep(a, k, kp, ocp, p, wp);
-    memset(col, 0, (size_t)kp);
-    mve_pred16_t tail = vctp32q((uint32_t)(noc & 3));
+    int32_t xb = ow * g->sw - g->pl, row = g->kw * g->ic;
+    if (direct) {
+        int32_t yb = ta_in_row0(g, oh);
+        if (yb >= 0 && yb < g->ih && xb >= 0 && xb < g->iw) return ta_in_px(a, n, yb, xb);
+    } else if (rows && xb >= 0 && xb + g->kw <= g->iw) {
+        const int8_t *src = rows + (size_t)xb * (size_t)g->ic;
+        int8_t *c = col;
+        for (int32_t kh = 0; kh < g->kh; kh++, c += row, src += step) vstrbq_p_s8(c, vldrbq_z_s8(src, rp), rp);
+        return col;
+    }
+    pad_col(a, n, oh, ow, col);
+    return col;
+}
+
+TA_INLINE void pad_loop(const ta_conv_args_t *a, int direct, const int32_t *p, const int8_t *wp, int32_t nb, int8_t *c0,
+                        int8_t *c1) {
+    const tk_geom_t *g = &a->g;
+    int32_t row = g->kw * g->ic;
+    mve_pred16_t tail = vctp32q((uint32_t)(g->oc & 3)), rp = vctp8q((uint32_t)(row < 16 ? row : 16));
+    size_t step = (size_t)g->dh * (size_t)g->iw * (size_t)g->ic;
+    int fast = !direct && g->dw == 1 && row <= 16;
     for (int32_t n = 0; n < g->n; n++)
-        for (int32_t oh = 0; oh < g->oh; oh++)
-            for (int32_t ow = 0; ow < g->ow; ow++) {
-                pad_col(a, n, oh, ow, col);
-                int8_t *y = ta_out_px(a, n, oh, ow);
-                const int32_t *q = p;
-                const int8_t *w = wp;
-                int32_t oc = 0;
-                for (; oc < noc; oc += 4, q += 16, w += (size_t)nb * 64u) {
-                    int32x4_t s = vaddq_s32(pad_dot_1x4(col, w, nb), vld1q_s32(q));
-                    int32x4_t r = ta_rq_apply4(&a->rq, s, vld1q_s32(q + 4), vld1q_s32(q + 8), vld1q_s32(q + 12));
-                    if (oc + 4 <= noc)
-                        vstrbq_s32(y + oc, r);
-                    else
-                        vstrbq_p_s32(y + oc, r, tail);
-                }
+        for (int32_t oh = 0; oh < g->oh; oh++) {
+            int32_t yb = ta_in_row0(g, oh);
+            const int8_t *rows = fast && yb >= 0 && yb + (g->kh - 1) * g->dh < g->ih ? ta_in_px(a, n, yb, 0) : NULL;
+            int8_t *y = ta_out_px(a, n, oh, 0);
+            int32_t ow = 0;
+            for (; ow + 2 <= g->ow; ow += 2, y += 2 * g->oc) {
+                const int8_t *x0 = pad_column(a, direct, rows, step, rp, n, oh, ow, c0);
+                const int8_t *x1 = pad_column(a, direct, rows, step, rp, n, oh, ow + 1, c1);
+                pad_pixel2(a, p, wp, nb, x0, x1, y, y + g->oc, tail);
             }
+            if (ow < g->ow) pad_pixel1(a, p, wp, nb, pad_column(a, direct, rows, step, rp, n, oh, ow, c0), y, tail);
+        }
+}
+
+/* Kept out of line: inlined into conv_run it changed how GCC compiled the
+ * other paths (1x1 and 3x3x16 lost a sixth). */
+__attribute__((noinline)) static void pad_run(const ta_conv_args_t *a, int32_t k, uint8_t *scratch) {
+    const tk_geom_t *g = &a->g;
+    int32_t kp = (k + 15) & ~15, nb = kp / 16, ocp = (g->oc + 3) & ~3;
+    int32_t *p = (int32_t *)(void *)scratch;
+    int8_t *c0 = (int8_t *)(scratch + (size_t)ocp * 16u), *c1 = c0 + kp;
+    int8_t *wp = c1 + kp;
+    pad_prep(a, k, kp, ocp, p, wp);
+    memset(c0, 0, 2u * (size_t)kp);
+    /* nb as a constant where the two-pixel pass unrolls. */
+    if (g->kh == 1 && g->kw == 1 && kp == k)
+        pad_loop(a, 1, p, wp, nb, c0, c1);
+    else if (nb == 1)
+        pad_loop(a, 0, p, wp, 1, c0, c1);
+    else if (nb == 2)
+        pad_loop(a, 0, p, wp, 2, c0, c1);
+    else
+        pad_loop(a, 0, p, wp, nb, c0, c1);
 }
 
 static uint64_t pad_scratch_bytes(int32_t k, int32_t oc) {
     uint64_t kp = ((uint64_t)k + 15u) & ~(uint64_t)15u, ocp = ((uint64_t)oc + 3u) & ~(uint64_t)3u;
-    return ocp * 16u + kp + ocp * kp;
+    return ocp * 16u + 2u * kp + ocp * kp;
 }
+
+static void gen_run(const ta_conv_args_t *a, int one_by_one, int32_t k, uint8_t *scratch);
 
 static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     const tk_geom_t *g = &a->g;
@@ -286,17 +392,32 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
         pad_run(a, k, scratch);
         return 0;
     }
-    int32_t *p = (int32_t *)(void *)scratch;
-    int8_t *col = (int8_t *)(scratch + (size_t)g->oc * 16u);
-    mve_prep(a, k, p);
+    gen_run(a, one_by_one, k, scratch);
+    return 0;
+}
+
+/* The generic path: one pixel x four channels over the raw int8 rows. */
+TA_INLINE void gen_loop(const ta_conv_args_t *a, int one_by_one, int32_t k, const int32_t *p, int8_t *col) {
+    const tk_geom_t *g = &a->g;
     for (int32_t n = 0; n < g->n; n++)
         for (int32_t oh = 0; oh < g->oh; oh++)
             for (int32_t ow = 0; ow < g->ow; ow++)
                 mve_pixel(a, column(a, one_by_one, n, oh, ow, col), k, p, ta_out_px(a, n, oh, ow));
-    return 0;
 }
 
-/* Padded path: its vectors, one column and the weight copy; otherwise
+/* Out of line for the same reason as pad_run; one_by_one as a constant
+ * in each copy of the loop. */
+__attribute__((noinline)) static void gen_run(const ta_conv_args_t *a, int one_by_one, int32_t k, uint8_t *scratch) {
+    int32_t *p = (int32_t *)(void *)scratch;
+    int8_t *col = (int8_t *)(scratch + (size_t)a->g.oc * 16u);
+    mve_prep(a, k, p);
+    if (one_by_one)
+        gen_loop(a, 1, k, p, col);
+    else
+        gen_loop(a, 0, k, p, col);
+}
+
+/* Padded path: its vectors, two columns and the weight copy; otherwise
  * the per-group vectors (16 bytes per channel) and one column. */
 static uint64_t conv_scratch_bytes(int32_t k, int32_t oc, int one_by_one) {
     if (pad_path(k, oc, one_by_one)) return pad_scratch_bytes(k, oc);
