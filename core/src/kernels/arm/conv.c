@@ -158,7 +158,7 @@ static int pad_path(int32_t k, int32_t oc, int one_by_one) {
 static void pad_prep(const ta_conv_args_t *a, int32_t k, int32_t kp, int32_t ocp, int32_t *p, int8_t *wp) {
     int32_t noc = a->g.oc, nb = kp / 16;
     memset(p, 0, (size_t)ocp * 16u);
-    memset(wp, 0, (size_t)ocp * (size_t)kp);
+    if (noc != ocp) memset(wp + (size_t)(noc / 4) * (size_t)nb * 64u, 0, (size_t)nb * 64u); /* phantom rows */
     for (int32_t oc = 0; oc < noc; oc++) {
         const int8_t *w = a->w + (size_t)oc * k;
         int32_t start = fx_wsub(ta_bias(a, oc), fx_wmul(a->zp_in, ta_mve_sum(w, k)));
@@ -170,10 +170,11 @@ static void pad_prep(const ta_conv_args_t *a, int32_t k, int32_t kp, int32_t ocp
         g[8 + lane] = sh > 0 ? (sh > 31 ? 31 : sh) : 0;
         g[12 + lane] = sh > 0 ? 0 : (sh < -31 ? -31 : sh);
         int8_t *dst = wp + (size_t)(oc / 4) * (size_t)nb * 64u + (size_t)lane * 16u;
-        for (int32_t b = 0; b < nb; b++, dst += 64) {
-            int32_t n = k - 16 * b < 16 ? k - 16 * b : 16;
-            memcpy(dst, w + 16 * b, (size_t)n);
-        }
+        /* Whole blocks, then the last one loaded under a predicate: its
+         * lanes past k load as zero, which is the padding. */
+        int32_t b = 0;
+        for (; 16 * b + 16 <= k; b++, dst += 64) vst1q_s8(dst, vld1q_s8(w + 16 * b));
+        if (b < nb) vst1q_s8(dst, vldrbq_z_s8(w + 16 * b, vctp8q((uint32_t)(k - 16 * b))));
     }
 }
 
