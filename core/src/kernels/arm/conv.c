@@ -280,56 +280,71 @@ TA_INLINE void pad_dot_2x4(const int8_t *c0, const int8_t *c1, const int8_t *w, 
 
 /* Requantise the four sums of group q (start values added) and store the
  * valid lanes at y. */
-TA_INLINE void pad_store(const ta_conv_args_t *a, int32x4_t s, const int32_t *q, int8_t *y, int whole,
-                         mve_pred16_t tail) {
-    int32x4_t r = ta_rq_apply4(&a->rq, vaddq_s32(s, vld1q_s32(q)), vld1q_s32(q + 4), vld1q_s32(q + 8), vld1q_s32(q + 12));
+/* The loop's operands as locals: output stores are int8 and may alias
+ * anything, so GCC reloads whatever it reads through a pointer (geometry,
+ * requantisation bounds) after each store. */
+typedef struct {
+    int32_t noc, kh, kw, sw, pl, iw, ic, row, nb;
+    size_t step;                /* input bytes between window rows */
+    mve_pred16_t tail, rp;      /* last channel group's lanes; a window row's bytes */
+    int32x4_t zp, lo, hi;       /* output zero point, act bounds */
+    const int32_t *p;           /* per-group start values and requantisation */
+    const int8_t *wp;           /* interleaved padded weights */
+} pad_k_t;
+
+/* Requantise the four sums of group q (start values added) and store the
+ * valid lanes at y (ta_rq_apply4 with the bounds held in registers). */
+TA_INLINE void pad_store(const pad_k_t *K, int32x4_t s, const int32_t *q, int8_t *y, int whole) {
+    int32x4_t nr = vld1q_s32(q + 12);
+    int32x4_t r = vqrdmulhq_s32(vshlq_s32(vaddq_s32(s, vld1q_s32(q)), vld1q_s32(q + 8)), vld1q_s32(q + 4));
+    r = vrshlq_s32(vqaddq_s32(r, vshrq_n_s32(vandq_s32(r, nr), 31)), nr);
+    r = vminq_s32(vmaxq_s32(vaddq_s32(r, K->zp), K->lo), K->hi);
     if (whole)
         vstrbq_s32(y, r);
     else
-        vstrbq_p_s32(y, r, tail);
+        vstrbq_p_s32(y, r, K->tail);
 }
 
 /* All channels of one pixel (column c) into y. */
-TA_INLINE void pad_pixel1(const ta_conv_args_t *a, const int32_t *q, const int8_t *w, int32_t nb, const int8_t *c,
-                          int8_t *y, mve_pred16_t tail) {
-    for (int32_t oc = 0; oc < a->g.oc; oc += 4, q += 16, w += (size_t)nb * 64u)
-        pad_store(a, pad_dot_1x4(c, w, nb), q, y + oc, oc + 4 <= a->g.oc, tail);
+TA_INLINE void pad_pixel1(const pad_k_t *K, const int8_t *c, int8_t *y) {
+    const int32_t *q = K->p;
+    const int8_t *w = K->wp;
+    for (int32_t oc = 0; oc < K->noc; oc += 4, q += 16, w += (size_t)K->nb * 64u)
+        pad_store(K, pad_dot_1x4(c, w, K->nb), q, y + oc, oc + 4 <= K->noc);
 }
 
 /* All channels of two pixels (columns c0, c1) into y0, y1. */
-TA_INLINE void pad_pixel2(const ta_conv_args_t *a, const int32_t *q, const int8_t *w, int32_t nb, const int8_t *c0,
-                          const int8_t *c1, int8_t *y0, int8_t *y1, mve_pred16_t tail) {
-    for (int32_t oc = 0; oc < a->g.oc; oc += 4, q += 16, w += (size_t)nb * 64u) {
+TA_INLINE void pad_pixel2(const pad_k_t *K, const int8_t *c0, const int8_t *c1, int8_t *y0, int8_t *y1) {
+    const int32_t *q = K->p;
+    const int8_t *w = K->wp;
+    for (int32_t oc = 0; oc < K->noc; oc += 4, q += 16, w += (size_t)K->nb * 64u) {
         int32x4_t s0, s1;
-        if (nb == 1 || nb == 2) {
-            pad_dot_2x4(c0, c1, w, nb, &s0, &s1);
+        if (K->nb == 1 || K->nb == 2) {
+            pad_dot_2x4(c0, c1, w, K->nb, &s0, &s1);
         } else {
-            s0 = pad_dot_1x4(c0, w, nb);
-            s1 = pad_dot_1x4(c1, w, nb);
+            s0 = pad_dot_1x4(c0, w, K->nb);
+            s1 = pad_dot_1x4(c1, w, K->nb);
         }
-        int whole = oc + 4 <= a->g.oc;
-        pad_store(a, s0, q, y0 + oc, whole, tail);
-        pad_store(a, s1, q, y1 + oc, whole, tail);
+        int whole = oc + 4 <= K->noc;
+        pad_store(K, s0, q, y0 + oc, whole);
+        pad_store(K, s1, q, y1 + oc, whole);
     }
 }
 
-/* Column of pixel (n, oh, ow): with direct (a 1x1 kernel, k a multiple
- * of 16) the input pixel itself when it is inside the input; else copied
- * into col. rows: the window rows' input (column 0) when they are all
- * inside the input and a row is at most 16 bytes (dilation 1 across), else
- * NULL; then a window inside the input across is kh predicated moves,
- * anything else pad_col. */
-TA_INLINE const int8_t *pad_column(const ta_conv_args_t *a, int direct, const int8_t *rows, size_t step,
-                                   mve_pred16_t rp, int32_t n, int32_t oh, int32_t ow, int8_t *col) {
-    const tk_geom_t *g = &a->g;
-    int32_t xb = ow * g->sw - g->pl, row = g->kw * g->ic;
-    if (direct) {
-        int32_t yb = ta_in_row0(g, oh);
-        if (yb >= 0 && yb < g->ih && xb >= 0 && xb < g->iw) return ta_in_px(a, n, yb, xb);
-    } else if (rows && xb >= 0 && xb + g->kw <= g->iw) {
-        const int8_t *src = rows + (size_t)xb * (size_t)g->ic;
+/* Column of pixel (n, oh, ow). rows: the input row of the window's first
+ * row (column 0) when the window rows are all inside the input, else NULL.
+ * direct (a 1x1 kernel, k a multiple of 16): the input pixel itself when
+ * inside; fast (rows of at most 16 bytes, dilation 1 across): a window
+ * inside the input across is kh predicated moves; anything else pad_col. */
+TA_INLINE const int8_t *pad_column(const ta_conv_args_t *a, const pad_k_t *K, int direct, const int8_t *rows,
+                                   int32_t n, int32_t oh, int32_t ow, int8_t *col) {
+    int32_t xb = ow * K->sw - K->pl;
+    if (rows && xb >= 0 && xb + K->kw <= K->iw) {
+        const int8_t *src = rows + (size_t)xb * (size_t)K->ic;
+        if (direct) return src;
         int8_t *c = col;
-        for (int32_t kh = 0; kh < g->kh; kh++, c += row, src += step) vstrbq_p_s8(c, vldrbq_z_s8(src, rp), rp);
+        for (int32_t kh = 0; kh < K->kh; kh++, c += K->row, src += K->step)
+            vstrbq_p_s8(c, vldrbq_z_s8(src, K->rp), K->rp);
         return col;
     }
     pad_col(a, n, oh, ow, col);
@@ -339,22 +354,27 @@ TA_INLINE const int8_t *pad_column(const ta_conv_args_t *a, int direct, const in
 TA_INLINE void pad_loop(const ta_conv_args_t *a, int direct, const int32_t *p, const int8_t *wp, int32_t nb, int8_t *c0,
                         int8_t *c1) {
     const tk_geom_t *g = &a->g;
-    int32_t row = g->kw * g->ic;
-    mve_pred16_t tail = vctp32q((uint32_t)(g->oc & 3)), rp = vctp8q((uint32_t)(row < 16 ? row : 16));
-    size_t step = (size_t)g->dh * (size_t)g->iw * (size_t)g->ic;
-    int fast = !direct && g->dw == 1 && row <= 16;
-    for (int32_t n = 0; n < g->n; n++)
-        for (int32_t oh = 0; oh < g->oh; oh++) {
+    pad_k_t K;
+    K.noc = g->oc, K.kh = g->kh, K.kw = g->kw, K.sw = g->sw, K.pl = g->pl, K.iw = g->iw, K.ic = g->ic;
+    K.row = g->kw * g->ic, K.nb = nb, K.p = p, K.wp = wp;
+    K.step = (size_t)g->dh * (size_t)g->iw * (size_t)g->ic;
+    K.tail = vctp32q((uint32_t)(g->oc & 3));
+    K.rp = vctp8q((uint32_t)(K.row < 16 ? K.row : 16));
+    K.zp = vdupq_n_s32(a->rq.zp_out), K.lo = vdupq_n_s32(a->rq.act_min), K.hi = vdupq_n_s32(a->rq.act_max);
+    int fast = direct || (g->dw == 1 && K.row <= 16);
+    int32_t noh = g->oh, now = g->ow, nn = g->n, ih = g->ih, span = (g->kh - 1) * g->dh;
+    for (int32_t n = 0; n < nn; n++)
+        for (int32_t oh = 0; oh < noh; oh++) {
             int32_t yb = ta_in_row0(g, oh);
-            const int8_t *rows = fast && yb >= 0 && yb + (g->kh - 1) * g->dh < g->ih ? ta_in_px(a, n, yb, 0) : NULL;
+            const int8_t *rows = fast && yb >= 0 && yb + span < ih ? ta_in_px(a, n, yb, 0) : NULL;
             int8_t *y = ta_out_px(a, n, oh, 0);
             int32_t ow = 0;
-            for (; ow + 2 <= g->ow; ow += 2, y += 2 * g->oc) {
-                const int8_t *x0 = pad_column(a, direct, rows, step, rp, n, oh, ow, c0);
-                const int8_t *x1 = pad_column(a, direct, rows, step, rp, n, oh, ow + 1, c1);
-                pad_pixel2(a, p, wp, nb, x0, x1, y, y + g->oc, tail);
+            for (; ow + 2 <= now; ow += 2, y += 2 * K.noc) {
+                const int8_t *x0 = pad_column(a, &K, direct, rows, n, oh, ow, c0);
+                const int8_t *x1 = pad_column(a, &K, direct, rows, n, oh, ow + 1, c1);
+                pad_pixel2(&K, x0, x1, y, y + K.noc);
             }
-            if (ow < g->ow) pad_pixel1(a, p, wp, nb, pad_column(a, direct, rows, step, rp, n, oh, ow, c0), y, tail);
+            if (ow < now) pad_pixel1(&K, pad_column(a, &K, direct, rows, n, oh, ow, c0), y);
         }
 }
 
