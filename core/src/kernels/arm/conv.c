@@ -284,10 +284,11 @@ TA_INLINE void pad_dot_2x4(const int8_t *c0, const int8_t *c1, const int8_t *w, 
  * anything, so GCC reloads whatever it reads through a pointer (geometry,
  * requantisation bounds) after each store. */
 typedef struct {
-    int32_t noc, kh, kw, sw, pl, iw, ic, row, nb;
+    int32_t noc, kh, kw, sw, pl, iw, ih, ic, dh, row, nb;
     size_t step;                /* input bytes between window rows */
     mve_pred16_t tail, rp;      /* last channel group's lanes; a window row's bytes */
     int32x4_t zp, lo, hi;       /* output zero point, act bounds */
+    int8x16_t zp8;              /* input zero point (padding taps) */
     const int32_t *p;           /* per-group start values and requantisation */
     const int8_t *wp;           /* interleaved padded weights */
 } pad_k_t;
@@ -331,51 +332,66 @@ TA_INLINE void pad_pixel2(const pad_k_t *K, const int8_t *c0, const int8_t *c1, 
     }
 }
 
+/* One window row of K->row bytes from src (or zp when src is NULL);
+ * small: a compile-time row <= 16 (one predicated move). */
+TA_INLINE void pad_row(const pad_k_t *K, int small, int8_t *c, const int8_t *src) {
+    if (small)
+        vstrbq_p_s8(c, src ? vldrbq_z_s8(src, K->rp) : K->zp8, K->rp);
+    else
+        pad_run_copy(c, src, K->zp8, K->row);
+}
+
 /* Column of pixel (n, oh, ow). rows: the input row of the window's first
  * row (column 0) when the window rows are all inside the input, else NULL.
  * direct (a 1x1 kernel, k a multiple of 16): the input pixel itself when
- * inside; fast (rows of at most 16 bytes, dilation 1 across): a window
- * inside the input across is kh predicated moves; anything else pad_col. */
-TA_INLINE const int8_t *pad_column(const ta_conv_args_t *a, const pad_k_t *K, int direct, const int8_t *rows,
+ * inside. fast (dilation 1 across): a window inside the input is kh row
+ * moves; anything else (cut by the padding, dilated across) pad_col.
+ * rows is computed once per output row: an address computed per pixel
+ * made GCC compile this loop worse (3x3x3 8.81 -> 8.22). */
+TA_INLINE const int8_t *pad_column(const ta_conv_args_t *a, const pad_k_t *K, int direct, int small, const int8_t *rows,
                                    int32_t n, int32_t oh, int32_t ow, int8_t *col) {
     int32_t xb = ow * K->sw - K->pl;
     if (rows && xb >= 0 && xb + K->kw <= K->iw) {
         const int8_t *src = rows + (size_t)xb * (size_t)K->ic;
         if (direct) return src;
         int8_t *c = col;
-        for (int32_t kh = 0; kh < K->kh; kh++, c += K->row, src += K->step)
-            vstrbq_p_s8(c, vldrbq_z_s8(src, K->rp), K->rp);
+        for (int32_t kh = 0; kh < K->kh; kh++, c += K->row, src += K->step) pad_row(K, small, c, src);
         return col;
     }
     pad_col(a, n, oh, ow, col);
     return col;
 }
 
-TA_INLINE void pad_loop(const ta_conv_args_t *a, int direct, const int32_t *p, const int8_t *wp, int32_t nb, int8_t *c0,
+TA_INLINE void pad_loop(const ta_conv_args_t *a, int direct, int small, const int32_t *p, const int8_t *wp, int32_t nb, int8_t *c0,
                         int8_t *c1) {
     const tk_geom_t *g = &a->g;
     pad_k_t K;
     K.noc = g->oc, K.kh = g->kh, K.kw = g->kw, K.sw = g->sw, K.pl = g->pl, K.iw = g->iw, K.ic = g->ic;
+    K.ih = g->ih, K.dh = g->dh;
     K.row = g->kw * g->ic, K.nb = nb, K.p = p, K.wp = wp;
     K.step = (size_t)g->dh * (size_t)g->iw * (size_t)g->ic;
     K.tail = vctp32q((uint32_t)(g->oc & 3));
     K.rp = vctp8q((uint32_t)(K.row < 16 ? K.row : 16));
+    K.zp8 = vdupq_n_s8((int8_t)a->zp_in);
     K.zp = vdupq_n_s32(a->rq.zp_out), K.lo = vdupq_n_s32(a->rq.act_min), K.hi = vdupq_n_s32(a->rq.act_max);
-    int fast = direct || (g->dw == 1 && K.row <= 16);
-    int32_t noh = g->oh, now = g->ow, nn = g->n, ih = g->ih, span = (g->kh - 1) * g->dh;
-    for (int32_t n = 0; n < nn; n++)
+    int fast = direct || g->dw == 1;
+    int32_t noh = g->oh, now = g->ow, nn = g->n, span = (g->kh - 1) * g->dh;
+    size_t line = (size_t)g->iw * (size_t)g->ic;
+    for (int32_t n = 0; n < nn; n++) {
+        const int8_t *img = ta_in_px(a, n, 0, 0);
         for (int32_t oh = 0; oh < noh; oh++) {
             int32_t yb = ta_in_row0(g, oh);
-            const int8_t *rows = fast && yb >= 0 && yb + span < ih ? ta_in_px(a, n, yb, 0) : NULL;
+            const int8_t *rows = fast && yb >= 0 && yb + span < K.ih ? img + (size_t)yb * line : NULL;
             int8_t *y = ta_out_px(a, n, oh, 0);
             int32_t ow = 0;
             for (; ow + 2 <= now; ow += 2, y += 2 * K.noc) {
-                const int8_t *x0 = pad_column(a, &K, direct, rows, n, oh, ow, c0);
-                const int8_t *x1 = pad_column(a, &K, direct, rows, n, oh, ow + 1, c1);
+                const int8_t *x0 = pad_column(a, &K, direct, small, rows, n, oh, ow, c0);
+                const int8_t *x1 = pad_column(a, &K, direct, small, rows, n, oh, ow + 1, c1);
                 pad_pixel2(&K, x0, x1, y, y + K.noc);
             }
-            if (ow < now) pad_pixel1(&K, pad_column(a, &K, direct, rows, n, oh, ow, c0), y);
+            if (ow < now) pad_pixel1(&K, pad_column(a, &K, direct, small, rows, n, oh, ow, c0), y);
         }
+    }
 }
 
 /* Kept out of line: inlined into conv_run it changed how GCC compiled the
@@ -388,15 +404,18 @@ __attribute__((noinline)) static void pad_run(const ta_conv_args_t *a, int32_t k
     int8_t *wp = c1 + kp;
     pad_prep(a, k, kp, ocp, p, wp);
     memset(c0, 0, 2u * (size_t)kp);
-    /* nb as a constant where the two-pixel pass unrolls. */
+    /* nb as a constant where the two-pixel pass unrolls; one-move rows. */
+    int small = g->kw * g->ic <= 16;
     if (g->kh == 1 && g->kw == 1 && kp == k)
-        pad_loop(a, 1, p, wp, nb, c0, c1);
-    else if (nb == 1)
-        pad_loop(a, 0, p, wp, 1, c0, c1);
-    else if (nb == 2)
-        pad_loop(a, 0, p, wp, 2, c0, c1);
+        pad_loop(a, 1, 0, p, wp, nb, c0, c1);
+    else if (small && nb == 1)
+        pad_loop(a, 0, 1, p, wp, 1, c0, c1);
+    else if (small && nb == 2)
+        pad_loop(a, 0, 1, p, wp, 2, c0, c1);
+    else if (small)
+        pad_loop(a, 0, 1, p, wp, nb, c0, c1);
     else
-        pad_loop(a, 0, p, wp, nb, c0, c1);
+        pad_loop(a, 0, 0, p, wp, nb, c0, c1);
 }
 
 static uint64_t pad_scratch_bytes(int32_t k, int32_t oc) {
