@@ -20,12 +20,15 @@
  *     call (widen_weights) so the passes need no SXTB16
  *     (ta_q15w_dot_2x2); other rows of k % 4 != 0 copied zero-padded per
  *     call (pad_rows) so no scalar tail runs per output;
- *   - MVE (M55): one pixel x four output channels (ta_mve_dot_1x4), the
- *     zero point folded in through per-channel weight sums, four outputs
- *     requantised per vector.
+ *   - MVE (M55): the zero point folded in through per-channel weight sums,
+ *     four outputs requantised per vector; weight sets up to 8 KiB copied
+ *     per call zero-padded to 16-byte blocks (pad_run: every block
+ *     unpredicated, two pixels per weight load), else one pixel x four
+ *     output channels over the raw rows (ta_mve_dot_1x4, tail predicated).
  * Scratch (conv_scratch_bytes): DSP two int8 columns, their widened pairs,
- * the channel table and the weight copy (widened or padded rows); MVE one column plus per channel
- * its start value and requantisation parameters (16 bytes).
+ * the channel table and the weight copy (widened or padded rows); MVE per
+ * channel its start value and requantisation parameters (16 bytes), plus
+ * two padded columns and the padded weight copy (pad_run) or one column.
  */
 #include "conv_args.h"
 #include "dot_dsp.h"
