@@ -141,8 +141,9 @@ TA_INLINE void mve_pixel(const ta_conv_args_t *a, const int8_t *c, int32_t k, co
         y[oc] = ta_requant(&a->rq, oc, ta_mve_dot(c, a->w + (size_t)oc * k, k, p[j]));
 }
 
-/* The padded path (k % 16 != 0, windows other than 1x1, weight copy up to
- * PAD_CAP bytes): the weight rows are copied once per call zero-padded to
+/* The padded path (every kernel but a 1x1 with k % 16 != 0, which reads
+ * its columns in place on the generic path; weight copy up to PAD_CAP
+ * bytes): the weight rows are copied once per call zero-padded to
  * kp = k rounded up to 16, the four rows of each channel group interleaved
  * block by block (one pointer walks them), and the channel count rounded
  * up to 4 with zero rows. The im2col columns have the same kp bytes: the
