@@ -575,6 +575,18 @@ int main(void) {
         {1, 9, 9, 3, 8, 3, 3, 1, 1, 1, 1, 1, 1, CS_BAND | CS_EDGE}, {1, 7, 6, 16, 5, 1, 1, 1, 1, 0, 0, 0, 0, CS_EDGE},
         {1, 5, 7, 32, 7, 1, 1, 1, 1, 0, 0, 0, 0, CS_EXT | CS_ZP_HI}, {1, 6, 6, 48, 4, 1, 1, 2, 2, 0, 1, 0, 1, CS_ZP_LO},
         {1, 5, 5, 16, 6, 1, 1, 1, 1, 0, 0, 0, 0, CS_ACT | CS_BAND}, {2, 5, 5, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, CS_EXT | CS_EDGE},
+        /* The MVE padded path (weights zero-padded to 16-byte blocks, two
+         * pixels per pass): k = 27, 9, 3, 45, 75 and 72 (rows over 16 bytes),
+         * 144 (more blocks than the unrolled pass), 1x1 columns in place
+         * (k = 16) next to padding; odd pixel and channel counts, a single
+         * output column, padding on every side, stride 2, bands. */
+        {1, 10, 11, 3, 9, 3, 3, 2, 2, 1, 1, 1, 1, CS_EXT | CS_ZP_LO}, {2, 7, 9, 3, 5, 3, 3, 1, 1, 2, 0, 0, 2, CS_ZP_HI | CS_BAND},
+        {1, 9, 7, 1, 3, 3, 3, 1, 1, 1, 2, 2, 1, CS_EXT | CS_ZP_HI}, {1, 8, 9, 1, 6, 1, 3, 1, 2, 0, 0, 1, 1, CS_ZP_LO},
+        {1, 9, 5, 1, 5, 3, 1, 2, 1, 1, 1, 0, 0, CS_EXT},            {1, 8, 9, 5, 7, 3, 3, 1, 1, 1, 1, 1, 1, CS_EDGE | CS_ZP_LO},
+        {1, 9, 8, 5, 13, 3, 3, 2, 1, 0, 2, 2, 0, CS_ACT | CS_BAND}, {1, 11, 9, 3, 6, 5, 5, 1, 2, 2, 2, 2, 2, CS_EXT | CS_ZP_HI},
+        {1, 7, 7, 3, 4, 5, 5, 1, 1, 4, 0, 0, 4, CS_EDGE},           {1, 9, 10, 8, 8, 3, 3, 1, 1, 1, 1, 1, 1, CS_ZP_LO},
+        {1, 6, 5, 16, 6, 3, 3, 1, 1, 1, 1, 1, 1, CS_EXT | CS_ZP_HI}, {1, 5, 1, 3, 5, 3, 3, 1, 1, 1, 1, 1, 1, 0},
+        {1, 7, 6, 16, 5, 1, 1, 2, 2, 1, 1, 1, 1, CS_EXT},           {1, 4, 4, 3, 1, 3, 3, 1, 1, 1, 1, 1, 1, CS_EDGE | CS_ZP_HI},
     };
     uint32_t rng_spec = rng_state; /* the cases after these keep their data */
     for (unsigned i = 0; i < sizeof conv_specs / sizeof conv_specs[0]; i++) conv_spec_case(conv_specs[i]);

@@ -20,12 +20,15 @@
  *     call (widen_weights) so the passes need no SXTB16
  *     (ta_q15w_dot_2x2); other rows of k % 4 != 0 copied zero-padded per
  *     call (pad_rows) so no scalar tail runs per output;
- *   - MVE (M55): one pixel x four output channels (ta_mve_dot_1x4), the
- *     zero point folded in through per-channel weight sums, four outputs
- *     requantised per vector.
+ *   - MVE (M55): the zero point folded in through per-channel weight sums,
+ *     four outputs requantised per vector; weight sets up to 8 KiB copied
+ *     per call zero-padded to 16-byte blocks (pad_run: every block
+ *     unpredicated, two pixels per weight load), else one pixel x four
+ *     output channels over the raw rows (ta_mve_dot_1x4, tail predicated).
  * Scratch (conv_scratch_bytes): DSP two int8 columns, their widened pairs,
- * the channel table and the weight copy (widened or padded rows); MVE one column plus per channel
- * its start value and requantisation parameters (16 bytes).
+ * the channel table and the weight copy (widened or padded rows); MVE per
+ * channel its start value and requantisation parameters (16 bytes), plus
+ * two padded columns and the padded weight copy (pad_run) or one column.
  */
 #include "conv_args.h"
 #include "dot_dsp.h"
@@ -51,7 +54,7 @@ static inline void col_fill(int8_t *dst, int zp, size_t n) {
 }
 
 /* Fill col with the window of output pixel (n, oh, ow). */
-static void im2col(const ta_conv_args_t *a, int32_t n, int32_t oh, int32_t ow, int8_t *col) {
+TA_INLINE void im2col(const ta_conv_args_t *a, int32_t n, int32_t oh, int32_t ow, int8_t *col) {
     const tk_geom_t *g = &a->g;
     int32_t ybase = ta_in_row0(g, oh), xbase = ow * g->sw - g->pl;
     size_t tap = (size_t)g->ic, row = (size_t)g->kw * tap;
@@ -127,7 +130,7 @@ static void mve_prep(const ta_conv_args_t *a, int32_t k, int32_t *p) {
 }
 
 /* One pixel: all output channels of column c into y. */
-static void mve_pixel(const ta_conv_args_t *a, const int8_t *c, int32_t k, const int32_t *p, int8_t *y) {
+TA_INLINE void mve_pixel(const ta_conv_args_t *a, const int8_t *c, int32_t k, const int32_t *p, int8_t *y) {
     int32_t oc = 0, noc = a->g.oc;
     for (; oc + 4 <= noc; oc += 4, p += 16) {
         int32_t acc[4] = {p[0], p[1], p[2], p[3]};
@@ -138,21 +141,353 @@ static void mve_pixel(const ta_conv_args_t *a, const int8_t *c, int32_t k, const
         y[oc] = ta_requant(&a->rq, oc, ta_mve_dot(c, a->w + (size_t)oc * k, k, p[j]));
 }
 
+/* The padded path (every kernel but a 1x1 with k % 16 != 0, which reads
+ * its columns in place on the generic path; weight copy up to PAD_CAP
+ * bytes): the weight rows are copied once per call zero-padded to
+ * kp = k rounded up to 16, the four rows of each channel group interleaved
+ * block by block (one pointer walks them), and the channel count rounded
+ * up to 4 with zero rows. The im2col columns have the same kp bytes: the
+ * bytes past k meet zero weights, so they add nothing, and every block
+ * runs unpredicated. */
+#define PAD_CAP 8192u
+
+static int pad_path(int32_t k, int32_t oc, int one_by_one) {
+    uint64_t kp = ((uint64_t)k + 15u) & ~(uint64_t)15u, ocp = ((uint64_t)oc + 3u) & ~(uint64_t)3u;
+    return (!one_by_one || k % 16 == 0) && kp * ocp <= PAD_CAP;
+}
+
+/* Start values and requantisation vectors for ocp channels (phantom
+ * channels past oc get zeros; their outputs are never stored), and the
+ * interleaved padded weight copy wp. */
+static void pad_prep(const ta_conv_args_t *a, int32_t k, int32_t kp, int32_t ocp, int32_t *p, int8_t *wp) {
+    int32_t noc = a->g.oc, nb = kp / 16;
+    memset(p, 0, (size_t)ocp * 16u);
+    if (noc != ocp) memset(wp + (size_t)(noc / 4) * (size_t)nb * 64u, 0, (size_t)nb * 64u); /* phantom rows */
+    for (int32_t oc = 0; oc < noc; oc++) {
+        const int8_t *w = a->w + (size_t)oc * k;
+        int32_t start = fx_wsub(ta_bias(a, oc), fx_wmul(a->zp_in, ta_mve_sum(w, k)));
+        int32_t *g = p + 16 * (oc / 4), lane = oc % 4;
+        uint32_t q = (uint32_t)oc * a->rq.step;
+        int32_t sh = a->rq.shift[q];
+        g[lane] = start;
+        g[4 + lane] = a->rq.mult[q];
+        g[8 + lane] = sh > 0 ? (sh > 31 ? 31 : sh) : 0;
+        g[12 + lane] = sh > 0 ? 0 : (sh < -31 ? -31 : sh);
+        int8_t *dst = wp + (size_t)(oc / 4) * (size_t)nb * 64u + (size_t)lane * 16u;
+        /* Whole blocks, then the last one loaded under a predicate: its
+         * lanes past k load as zero, which is the padding. */
+        int32_t b = 0;
+        for (; 16 * b + 16 <= k; b++, dst += 64) vst1q_s8(dst, vld1q_s8(w + 16 * b));
+        if (b < nb) vst1q_s8(dst, vldrbq_z_s8(w + 16 * b, vctp8q((uint32_t)(k - 16 * b))));
+    }
+}
+
+/* len bytes from src (or of zp when src is NULL) to dst: whole 16-byte
+ * blocks, then one predicated block. Window runs here are short (ic or
+ * kw*ic bytes), so one or two vector moves replace a byte loop. */
+TA_INLINE int8_t *pad_run_copy(int8_t *dst, const int8_t *src, int8x16_t zp, int32_t len) {
+    int32_t i = 0;
+    for (; i + 16 <= len; i += 16) vst1q_s8(dst + i, src ? vld1q_s8(src + i) : zp);
+    if (i < len) {
+        mve_pred16_t p = vctp8q((uint32_t)(len - i));
+        vstrbq_p_s8(dst + i, src ? vldrbq_z_s8(src + i, p) : zp, p);
+    }
+    return dst + len;
+}
+
+/* im2col of pixel (n, oh, ow) into col (k bytes; the padded tail is left
+ * alone), padding taps filled with zp_in like im2col. */
+static void pad_col(const ta_conv_args_t *a, int32_t n, int32_t oh, int32_t ow, int8_t *col) {
+    const tk_geom_t *g = &a->g;
+    int32_t ybase = ta_in_row0(g, oh), xbase = ow * g->sw - g->pl;
+    int32_t ic = g->ic, row = g->kw * ic;
+    int8x16_t zp = vdupq_n_s8((int8_t)a->zp_in);
+    int row_inside = g->dw == 1 && xbase >= 0 && xbase + g->kw <= g->iw;
+    if (row_inside && ybase >= 0 && ybase + (g->kh - 1) * g->dh < g->ih) {
+        /* The window inside the input (most pixels): one address, a fixed
+         * step per window row, and for rows of up to 16 bytes (3x3x3: 9)
+         * one predicated load and store each. */
+        const int8_t *src = ta_in_px(a, n, ybase, xbase);
+        size_t step = (size_t)g->dh * (size_t)g->iw * (size_t)ic;
+        if (row <= 16) {
+            mve_pred16_t p = vctp8q((uint32_t)row);
+            for (int32_t kh = 0; kh < g->kh; kh++, col += row, src += step)
+                vstrbq_p_s8(col, vldrbq_z_s8(src, p), p);
+        } else {
+            for (int32_t kh = 0; kh < g->kh; kh++, src += step) col = pad_run_copy(col, src, zp, row);
+        }
+        return;
+    }
+    for (int32_t kh = 0; kh < g->kh; kh++) {
+        int32_t iy = ybase + kh * g->dh;
+        if (iy < 0 || iy >= g->ih) {
+            col = pad_run_copy(col, NULL, zp, row);
+        } else if (row_inside) {
+            col = pad_run_copy(col, ta_in_px(a, n, iy, xbase), zp, row);
+        } else {
+            for (int32_t kw = 0; kw < g->kw; kw++) {
+                int32_t ix = xbase + kw * g->dw;
+                col = pad_run_copy(col, ix < 0 || ix >= g->iw ? NULL : ta_in_px(a, n, iy, ix), zp, ic);
+            }
+        }
+    }
+}
+
+/* Raw sums of column c against one interleaved group of four rows (nb
+ * blocks), as a vector of the four channels. One pixel at a time: with two
+ * pixels (eight scalar accumulators) GCC 12 spilled them every block. */
+TA_INLINE int32x4_t pad_dot_1x4(const int8_t *c, const int8_t *w, int32_t nb) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int32_t b = 0; b < nb; b++, c += 16, w += 64) {
+        int8x16_t x = vld1q_s8(c);
+        a0 = vmladavaq_s8(a0, x, vld1q_s8(w));
+        a1 = vmladavaq_s8(a1, x, vld1q_s8(w + 16));
+        a2 = vmladavaq_s8(a2, x, vld1q_s8(w + 32));
+        a3 = vmladavaq_s8(a3, x, vld1q_s8(w + 48));
+    }
+    int32x4_t r = vdupq_n_s32(a0);
+    r = vsetq_lane_s32(a1, r, 1);
+    r = vsetq_lane_s32(a2, r, 2);
+    return vsetq_lane_s32(a3, r, 3);
+}
+
+/* Two columns against one group when nb is a compile-time 1 or 2 (k up to
+ * 32): unrolled, the eight accumulators and up to four column vectors stay
+ * in registers, and each weight load feeds two VMLADAVAs. */
+TA_INLINE void pad_dot_2x4(const int8_t *c0, const int8_t *c1, const int8_t *w, int32_t nb, int32x4_t *s0,
+                           int32x4_t *s1) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    for (int32_t b = 0; b < nb; b++) {
+        int8x16_t x0 = vld1q_s8(c0 + 16 * b), x1 = vld1q_s8(c1 + 16 * b);
+        const int8_t *wb = w + 64 * b;
+        int8x16_t v = vld1q_s8(wb);
+        a0 = vmladavaq_s8(a0, x0, v);
+        b0 = vmladavaq_s8(b0, x1, v);
+        v = vld1q_s8(wb + 16);
+        a1 = vmladavaq_s8(a1, x0, v);
+        b1 = vmladavaq_s8(b1, x1, v);
+        v = vld1q_s8(wb + 32);
+        a2 = vmladavaq_s8(a2, x0, v);
+        b2 = vmladavaq_s8(b2, x1, v);
+        v = vld1q_s8(wb + 48);
+        a3 = vmladavaq_s8(a3, x0, v);
+        b3 = vmladavaq_s8(b3, x1, v);
+    }
+    int32x4_t r = vdupq_n_s32(a0), t = vdupq_n_s32(b0);
+    r = vsetq_lane_s32(a1, r, 1);
+    r = vsetq_lane_s32(a2, r, 2);
+    *s0 = vsetq_lane_s32(a3, r, 3);
+    t = vsetq_lane_s32(b1, t, 1);
+    t = vsetq_lane_s32(b2, t, 2);
+    *s1 = vsetq_lane_s32(b3, t, 3);
+}
+
+/* Requantise the four sums of group q (start values added) and store the
+ * valid lanes at y. */
+/* The loop's operands as locals: output stores are int8 and may alias
+ * anything, so GCC reloads whatever it reads through a pointer (geometry,
+ * requantisation bounds) after each store. */
+typedef struct {
+    int32_t noc, kh, kw, sw, pl, iw, ih, ic, dh, row, nb;
+    size_t step;                /* input bytes between window rows */
+    mve_pred16_t tail, rp;      /* last channel group's lanes; a window row's bytes */
+    int32x4_t zp, lo, hi;       /* output zero point, act bounds */
+    int8x16_t zp8;              /* input zero point (padding taps) */
+    const int32_t *p;           /* per-group start values and requantisation */
+    const int8_t *wp;           /* interleaved padded weights */
+} pad_k_t;
+
+/* Requantise the four sums of group q (start values added) and store the
+ * valid lanes at y (ta_rq_apply4 with the bounds held in registers). */
+TA_INLINE void pad_store(const pad_k_t *K, int32x4_t s, const int32_t *q, int8_t *y, int whole) {
+    int32x4_t nr = vld1q_s32(q + 12);
+    int32x4_t r = vqrdmulhq_s32(vshlq_s32(vaddq_s32(s, vld1q_s32(q)), vld1q_s32(q + 8)), vld1q_s32(q + 4));
+    r = vrshlq_s32(vqaddq_s32(r, vshrq_n_s32(vandq_s32(r, nr), 31)), nr);
+    r = vminq_s32(vmaxq_s32(vaddq_s32(r, K->zp), K->lo), K->hi);
+    if (whole)
+        vstrbq_s32(y, r);
+    else
+        vstrbq_p_s32(y, r, K->tail);
+}
+
+/* All channels of one pixel (column c) into y. */
+TA_INLINE void pad_pixel1(const pad_k_t *K, const int8_t *c, int8_t *y) {
+    const int32_t *q = K->p;
+    const int8_t *w = K->wp;
+    for (int32_t oc = 0; oc < K->noc; oc += 4, q += 16, w += (size_t)K->nb * 64u)
+        pad_store(K, pad_dot_1x4(c, w, K->nb), q, y + oc, oc + 4 <= K->noc);
+}
+
+/* All channels of two pixels (columns c0, c1) into y0, y1. */
+TA_INLINE void pad_pixel2(const pad_k_t *K, const int8_t *c0, const int8_t *c1, int8_t *y0, int8_t *y1) {
+    const int32_t *q = K->p;
+    const int8_t *w = K->wp;
+    for (int32_t oc = 0; oc < K->noc; oc += 4, q += 16, w += (size_t)K->nb * 64u) {
+        int32x4_t s0, s1;
+        if (K->nb == 1 || K->nb == 2) {
+            pad_dot_2x4(c0, c1, w, K->nb, &s0, &s1);
+        } else {
+            s0 = pad_dot_1x4(c0, w, K->nb);
+            s1 = pad_dot_1x4(c1, w, K->nb);
+        }
+        int whole = oc + 4 <= K->noc;
+        pad_store(K, s0, q, y0 + oc, whole);
+        pad_store(K, s1, q, y1 + oc, whole);
+    }
+}
+
+/* One window row of K->row bytes from src (or zp when src is NULL);
+ * small: a compile-time row <= 16 (one predicated move). */
+TA_INLINE void pad_row(const pad_k_t *K, int small, int8_t *c, const int8_t *src) {
+    if (small)
+        vstrbq_p_s8(c, src ? vldrbq_z_s8(src, K->rp) : K->zp8, K->rp);
+    else
+        pad_run_copy(c, src, K->zp8, K->row);
+}
+
+/* A window inside the input across but cut at the top or bottom (dilation
+ * 1 across): in-image rows moved, the others zp-filled. Out of line, it
+ * keeps the common loop's code as it was. */
+__attribute__((noinline)) static void pad_col_tb(const pad_k_t *K, const int8_t *img, int32_t yb, int32_t xb,
+                                                  int8_t *col) {
+    size_t line = (size_t)K->iw * (size_t)K->ic;
+    for (int32_t kh = 0, iy = yb; kh < K->kh; kh++, col += K->row, iy += K->dh)
+        pad_row(K, K->row <= 16, col, iy >= 0 && iy < K->ih ? img + (size_t)iy * line + (size_t)xb * (size_t)K->ic : NULL);
+}
+
+/* Column of pixel (n, oh, ow). rows: the input row of the window's first
+ * row (column 0) when the window rows are all inside the input, else NULL.
+ * direct (a 1x1 kernel, k a multiple of 16): the input pixel itself when
+ * inside. fast (dilation 1 across): a window inside the input is kh row
+ * moves; img (windows cut at the top or bottom only): pad_col_tb;
+ * anything else (cut at the left or right, dilated across) pad_col.
+ * rows is computed once per output row: an address computed per pixel
+ * made GCC compile this loop worse (3x3x3 8.81 -> 8.22). */
+TA_INLINE const int8_t *pad_column(const ta_conv_args_t *a, const pad_k_t *K, int direct, int small, const int8_t *rows,
+                                   const int8_t *img, int32_t yb, int32_t n, int32_t oh, int32_t ow, int8_t *col) {
+    int32_t xb = ow * K->sw - K->pl;
+    if (rows && xb >= 0 && xb + K->kw <= K->iw) {
+        const int8_t *src = rows + (size_t)xb * (size_t)K->ic;
+        if (direct) return src;
+        int8_t *c = col;
+        for (int32_t kh = 0; kh < K->kh; kh++, c += K->row, src += K->step) pad_row(K, small, c, src);
+        return col;
+    }
+    if (img && xb >= 0 && xb + K->kw <= K->iw) {
+        pad_col_tb(K, img, yb, xb, col);
+        return col;
+    }
+    pad_col(a, n, oh, ow, col);
+    return col;
+}
+
+TA_INLINE void pad_loop(const ta_conv_args_t *a, int direct, int small, const int32_t *p, const int8_t *wp, int32_t nb, int8_t *c0,
+                        int8_t *c1) {
+    const tk_geom_t *g = &a->g;
+    pad_k_t K;
+    K.noc = g->oc, K.kh = g->kh, K.kw = g->kw, K.sw = g->sw, K.pl = g->pl, K.iw = g->iw, K.ic = g->ic;
+    K.ih = g->ih, K.dh = g->dh;
+    K.row = g->kw * g->ic, K.nb = nb, K.p = p, K.wp = wp;
+    K.step = (size_t)g->dh * (size_t)g->iw * (size_t)g->ic;
+    K.tail = vctp32q((uint32_t)(g->oc & 3));
+    K.rp = vctp8q((uint32_t)(K.row < 16 ? K.row : 16));
+    K.zp8 = vdupq_n_s8((int8_t)a->zp_in);
+    K.zp = vdupq_n_s32(a->rq.zp_out), K.lo = vdupq_n_s32(a->rq.act_min), K.hi = vdupq_n_s32(a->rq.act_max);
+    int fast = direct || g->dw == 1;
+    int32_t noh = g->oh, now = g->ow, nn = g->n, span = (g->kh - 1) * g->dh;
+    size_t line = (size_t)g->iw * (size_t)g->ic;
+    for (int32_t n = 0; n < nn; n++) {
+        const int8_t *img = ta_in_px(a, n, 0, 0);
+        for (int32_t oh = 0; oh < noh; oh++) {
+            int32_t yb = ta_in_row0(g, oh);
+            const int8_t *rows = fast && yb >= 0 && yb + span < K.ih ? img + (size_t)yb * line : NULL;
+            const int8_t *tb = !direct && fast && !rows ? img : NULL; /* windows cut at the top or bottom */
+            int8_t *y = ta_out_px(a, n, oh, 0);
+            int32_t ow = 0;
+            for (; ow + 2 <= now; ow += 2, y += 2 * K.noc) {
+                const int8_t *x0 = pad_column(a, &K, direct, small, rows, tb, yb, n, oh, ow, c0);
+                const int8_t *x1 = pad_column(a, &K, direct, small, rows, tb, yb, n, oh, ow + 1, c1);
+                pad_pixel2(&K, x0, x1, y, y + K.noc);
+            }
+            if (ow < now) pad_pixel1(&K, pad_column(a, &K, direct, small, rows, tb, yb, n, oh, ow, c0), y);
+        }
+    }
+}
+
+/* Kept out of line: inlined into conv_run it changed how GCC compiled the
+ * other paths (1x1 and 3x3x16 lost a sixth). */
+__attribute__((noinline)) static void pad_run(const ta_conv_args_t *a, int32_t k, uint8_t *scratch) {
+    const tk_geom_t *g = &a->g;
+    int32_t kp = (k + 15) & ~15, nb = kp / 16, ocp = (g->oc + 3) & ~3;
+    int32_t *p = (int32_t *)(void *)scratch;
+    int8_t *c0 = (int8_t *)(scratch + (size_t)ocp * 16u), *c1 = c0 + kp;
+    int8_t *wp = c1 + kp;
+    pad_prep(a, k, kp, ocp, p, wp);
+    memset(c0, 0, 2u * (size_t)kp);
+    /* nb as a constant where the two-pixel pass unrolls; one-move rows. */
+    int small = g->kw * g->ic <= 16;
+    if (g->kh == 1 && g->kw == 1 && kp == k)
+        pad_loop(a, 1, 0, p, wp, nb, c0, c1);
+    else if (small && nb == 1)
+        pad_loop(a, 0, 1, p, wp, 1, c0, c1);
+    else if (small && nb == 2)
+        pad_loop(a, 0, 1, p, wp, 2, c0, c1);
+    else if (small)
+        pad_loop(a, 0, 1, p, wp, nb, c0, c1);
+    else
+        pad_loop(a, 0, 0, p, wp, nb, c0, c1);
+}
+
+static uint64_t pad_scratch_bytes(int32_t k, int32_t oc) {
+    uint64_t kp = ((uint64_t)k + 15u) & ~(uint64_t)15u, ocp = ((uint64_t)oc + 3u) & ~(uint64_t)3u;
+    return ocp * 16u + 2u * kp + ocp * kp;
+}
+
+static void gen_run(const ta_conv_args_t *a, int one_by_one, int32_t k, uint8_t *scratch);
+
 static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
     const tk_geom_t *g = &a->g;
     int32_t k = g->kh * g->kw * g->ic;
-    int32_t *p = (int32_t *)(void *)scratch;
-    int8_t *col = (int8_t *)(scratch + (size_t)g->oc * 16u);
-    mve_prep(a, k, p);
+    if (pad_path(k, g->oc, one_by_one)) {
+        pad_run(a, k, scratch);
+        return 0;
+    }
+    gen_run(a, one_by_one, k, scratch);
+    return 0;
+}
+
+/* The generic path: one pixel x four channels over the raw int8 rows. */
+TA_INLINE void gen_loop(const ta_conv_args_t *a, int one_by_one, int32_t k, const int32_t *p, int8_t *col) {
+    const tk_geom_t *g = &a->g;
     for (int32_t n = 0; n < g->n; n++)
         for (int32_t oh = 0; oh < g->oh; oh++)
             for (int32_t ow = 0; ow < g->ow; ow++)
                 mve_pixel(a, column(a, one_by_one, n, oh, ow, col), k, p, ta_out_px(a, n, oh, ow));
-    return 0;
 }
 
-/* The per-group vectors (16 bytes per channel) and one column. */
-static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) { return (uint64_t)oc * 16u + (uint64_t)k; }
+/* Out of line like pad_run; one_by_one as a constant in each copy of the
+ * loop. */
+__attribute__((noinline)) static void gen_run(const ta_conv_args_t *args, int one_by_one, int32_t k, uint8_t *scratch) {
+    /* A local copy whose address stays here: the int8 output stores then
+     * cannot alias it, so GCC keeps its fields in registers instead of
+     * reloading them after each store (a tenth of the 1x1 loop). */
+    ta_conv_args_t copy = *args;
+    const ta_conv_args_t *a = &copy;
+    int32_t *p = (int32_t *)(void *)scratch;
+    int8_t *col = (int8_t *)(scratch + (size_t)a->g.oc * 16u);
+    mve_prep(a, k, p);
+    if (one_by_one)
+        gen_loop(a, 1, k, p, col);
+    else
+        gen_loop(a, 0, k, p, col);
+}
+
+/* Padded path: its vectors, two columns and the weight copy; otherwise
+ * the per-group vectors (16 bytes per channel) and one column. */
+static uint64_t conv_scratch_bytes(int32_t k, int32_t oc, int one_by_one) {
+    if (pad_path(k, oc, one_by_one)) return pad_scratch_bytes(k, oc);
+    return (uint64_t)oc * 16u + (uint64_t)k;
+}
 
 #else /* DSP */
 
@@ -722,7 +1057,8 @@ static int conv_run(const ta_conv_args_t *a, int one_by_one, uint8_t *scratch) {
 
 /* Two int8 columns (word-rounded), 16 bytes per block of four, the
  * channel table, and the weight copy (wcopy_bytes). */
-static uint64_t conv_scratch_bytes(int32_t k, int32_t oc) {
+static uint64_t conv_scratch_bytes(int32_t k, int32_t oc, int one_by_one) {
+    (void)one_by_one;
     uint64_t kp = ((uint64_t)k + 3u) & ~(uint64_t)3u;
     return 2u * kp + 4u * kp + sizeof(ta_chq_t) * (uint64_t)oc + wcopy_bytes(k, oc);
 }
@@ -735,9 +1071,9 @@ int ta_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
     if (ta_conv_args(plan, op, mem, 0, &a)) return TA_FALLBACK;
     const tk_geom_t *g = &a.g;
     uint64_t k = (uint64_t)g->kh * (uint64_t)g->kw * (uint64_t)g->ic;
-    uint8_t *scratch = ta_scratch(mem, ta_round16(conv_scratch_bytes((int32_t)k, g->oc)));
-    if (!scratch) return TA_FALLBACK;
     int one_by_one = g->kh == 1 && g->kw == 1;
+    uint8_t *scratch = ta_scratch(mem, ta_round16(conv_scratch_bytes((int32_t)k, g->oc, one_by_one)));
+    if (!scratch) return TA_FALLBACK;
     return conv_run(&a, one_by_one, scratch);
 }
 
@@ -747,5 +1083,6 @@ uint32_t ta_conv_scratch(const tigris_plan_t *plan, const tigris_op_t *op) {
     if (iv.rank != 4 || ov.rank != 4) return 0;
     uint64_t k = (uint64_t)op->spatial.kernel_h * op->spatial.kernel_w * (uint64_t)iv.dim[3];
     if (k > 0x7FFFFFFFu) return 0;
-    return ta_round16(conv_scratch_bytes((int32_t)k, ov.dim[3]));
+    int one_by_one = op->spatial.kernel_h == 1 && op->spatial.kernel_w == 1;
+    return ta_round16(conv_scratch_bytes((int32_t)k, ov.dim[3], one_by_one));
 }
