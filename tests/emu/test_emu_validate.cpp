@@ -129,9 +129,16 @@ TEST(EmuValidateRpc, CancelledCallStopsEveryQemu) {
     while (reader->Read(&u)) {
     }
     EXPECT_EQ(reader->Finish().error_code(), grpc::StatusCode::CANCELLED);
-    // The server notices within its 50 ms polling; give it a moment.
-    for (int i = 0; i < 200 && emu_test::qemu_children() > 0; i++)
+    // The client's Finish returns as soon as it cancels; the server notices
+    // within its 50 ms polling and kills what runs. Until then a worker may
+    // still be starting a QEMU, so "none left" must hold for a while (400 ms,
+    // eight polling periods), not at one glance. Up to 10 s in all.
+    int quiet_ms = 0;
+    for (int i = 0; i < 400 && quiet_ms < 400; i++) {
         std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        quiet_ms = emu_test::qemu_children() == 0 ? quiet_ms + 25 : 0;
+    }
+    EXPECT_GE(quiet_ms, 400) << "a QEMU process outlived the cancelled call";
     EXPECT_EQ(emu_test::qemu_children(), 0);
 }
 
