@@ -130,13 +130,44 @@ typedef struct {
     int32_t taps, groups;
 } dw_work_t;
 
-static void dw_pack(const ta_conv_args_t *a, int32_t *wq, int32_t taps, int32_t groups) {
+/* A 16-bit pair word (lo, hi). */
+static inline int32_t dw_pair(int32_t lo, int32_t hi) {
+    return (int32_t)((uint32_t)(uint16_t)lo | ((uint32_t)(uint16_t)hi << 16));
+}
+
+/* `k` is 2 in the doubled form (ta_requant_dbl_prep: accumulators of 2 * x
+ * * w from a doubled bias), 1 otherwise; 2 * w still fits a 16-bit lane. */
+static void dw_pack(const ta_conv_args_t *a, int32_t *wq, int32_t taps, int32_t groups, int32_t k) {
     for (int32_t gi = 0; gi < groups; gi++)
         for (int32_t t = 0; t < taps; t++, wq += 2) {
-            uint32_t v = ta_ld32(a->w + (size_t)t * a->g.oc + 4 * gi);
-            wq[0] = __sxtb16((int32_t)v);
-            wq[1] = ta_sxtb16_ror8(v);
+            const int8_t *w = a->w + (size_t)t * a->g.oc + 4 * gi;
+            wq[0] = dw_pair(k * w[0], k * w[2]);
+            wq[1] = dw_pair(k * w[1], k * w[3]);
         }
+}
+
+/* Doubled form for every channel of the groups, or for none: the
+ * accumulators of a group are bounded by |bias| + (128 + |zp_in|) * sum |w|
+ * (per channel sums first computed into `tmp`, 4 * oc bytes). Returns 1
+ * when the call runs doubled; 0 leaves `ch` as ta_requant_prep made it. */
+static int dw_dbl_prep(const ta_conv_args_t *a, ta_chq_t *ch, int32_t taps, int32_t groups, uint32_t *tmp) {
+    const ta_requant_t *rq = &a->rq;
+    if (a->zp_in < -128 || a->zp_in > 127 || rq->act_min < -128 || rq->act_max > 127 || groups == 0) return 0;
+    for (int32_t c = 0; c < a->g.oc; c++) {
+        uint32_t s = 0;
+        for (int32_t t = 0; t < taps; t++) {
+            int32_t w = a->w[(size_t)t * a->g.oc + c];
+            s += (uint32_t)(w < 0 ? -w : w);
+        }
+        tmp[c] = s;
+    }
+    ta_requant_dbl_prep(rq, ch, a->g.oc, 128 + (a->zp_in < 0 ? -a->zp_in : a->zp_in), tmp);
+    int all = 1;
+    for (int32_t c = 0; c < 4 * groups; c++)
+        if (!(ch[c].lsh & TA_CHQ_DBL)) all = 0;
+    if (all) return 1;
+    ta_requant_prep(rq, a->bias, a->g.oc, ch); /* undo: it succeeded once */
+    return 0;
 }
 
 /* acc[0..3] of channels c..c+3 over `n` taps of one window row: x words
@@ -221,8 +252,26 @@ static inline const int32_t *dw_row3(const int8_t *xp, const int32_t *wp, int32_
     return wp;
 }
 
-/* `simple` is a constant at each call (see ta_depthwise), so the two
- * requantisations are two specialised copies, not a branch per output. */
+/* Requantisation modes of a call: ta_requant_fast, ta_requant_simple, and
+ * the doubled form (one SMMLAR, ta_requant_dbl_mla) with SSAT alone or
+ * followed by the act clamp (bounds inside int8, so the SSAT changes
+ * nothing the clamp keeps). */
+enum { DW_RQ_FAST, DW_RQ_SIMPLE, DW_RQ_DBL, DW_RQ_DBL_CLAMP };
+
+static inline __attribute__((always_inline)) int8_t dw_requant(const ta_requant_t *rq, const ta_chq_t *p, int32_t acc,
+                                                               int mode) {
+    if (mode == DW_RQ_SIMPLE) return ta_requant_simple(rq, p, acc);
+    if (mode == DW_RQ_FAST) return ta_requant_fast(rq, p, acc);
+    int32_t q = ta_requant_dbl_mla(p, acc);
+    if (mode == DW_RQ_DBL_CLAMP) {
+        q = q < rq->act_min ? rq->act_min : q;
+        q = q > rq->act_max ? rq->act_max : q;
+    }
+    return (int8_t)q;
+}
+
+/* `simple` (a DW_RQ_ mode) is a constant at each call (see ta_depthwise),
+ * so the requantisations are specialised copies, not a branch per output. */
 static inline __attribute__((always_inline)) void pixel_dsp(const ta_conv_args_t *a, const dw_work_t *wk,
                                                            const ta_taps_t *t, int32_t n, int8_t *y, int simple) {
     const tk_geom_t *g = &a->g;
@@ -258,7 +307,7 @@ static inline __attribute__((always_inline)) void pixel_dsp(const ta_conv_args_t
                 dw_row(xr, wr, cols, xs_w, off, acc);
         }
         for (int32_t j = 0; j < 4; j++)
-            y[c + j] = simple ? ta_requant_simple(&a->rq, &ch[j], acc[j]) : ta_requant_fast(&a->rq, &ch[j], acc[j]);
+            y[c + j] = dw_requant(&a->rq, &ch[j], acc[j], simple);
     }
     for (; c < g->oc; c++) y[c] = channel_scalar(a, t, n, c);
 }
@@ -297,8 +346,12 @@ int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_i
     work.wq = wq;
     work.taps = taps;
     work.groups = g->oc / 4;
-    dw_pack(&a, wq, taps, work.groups);
-    int simple = ta_requant_is_simple(&a.rq, ch, g->oc);
+    int simple = ta_requant_is_simple(&a.rq, ch, g->oc) ? DW_RQ_SIMPLE : DW_RQ_FAST;
+    /* The per-channel |w| sums borrow the packed weights' space. */
+    int dbl = 8u * (uint64_t)taps * (uint64_t)work.groups >= 4u * (uint64_t)g->oc &&
+              dw_dbl_prep(&a, ch, taps, work.groups, (uint32_t *)(void *)wq);
+    if (dbl) simple = simple == DW_RQ_SIMPLE ? DW_RQ_DBL : DW_RQ_DBL_CLAMP;
+    dw_pack(&a, wq, taps, work.groups, dbl ? 2 : 1);
 #endif
     for (int32_t n = 0; n < g->n; n++)
         for (int32_t oh = 0; oh < g->oh; oh++)
@@ -312,10 +365,14 @@ int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_i
                 else
                     pixel_mve(&a, &work, &t, n, y, 1);
 #else
-                if (simple)
-                    pixel_dsp(&a, &work, &t, n, y, 1);
+                if (simple == DW_RQ_DBL)
+                    pixel_dsp(&a, &work, &t, n, y, DW_RQ_DBL);
+                else if (simple == DW_RQ_DBL_CLAMP)
+                    pixel_dsp(&a, &work, &t, n, y, DW_RQ_DBL_CLAMP);
+                else if (simple == DW_RQ_SIMPLE)
+                    pixel_dsp(&a, &work, &t, n, y, DW_RQ_SIMPLE);
                 else
-                    pixel_dsp(&a, &work, &t, n, y, 0);
+                    pixel_dsp(&a, &work, &t, n, y, DW_RQ_FAST);
 #endif
             }
     return 0;
