@@ -301,9 +301,12 @@ static void conv_case(int kind, const int32_t *fixed, uint32_t *tr, uint32_t *ta
  * both sides of the doubled form's bound (|bias| + (128 + |zp|) * sum|w|
  * against 2^30) and right shifts 1, 22, 23 (the form's limits), 0, 31 and
  * a left shift, multipliers INT32_MAX, 2^30, small, negative; CS_ACT: random act
- * bounds (no doubled form); CS_BAND: a random height band / width tile.
+ * bounds (conv: no doubled form; depthwise: doubled, then the clamp);
+ * CS_BAND: a random height band / width tile; CS_DW: a depthwise op
+ * (channel multiplier 1, ic == oc; sum|w| over the taps of a channel);
+ * CS_INSIDE: every bias just inside the doubled form's bound.
  * Otherwise converter-like requantisation and small biases (doubled form). */
-enum { CS_EXT = 1, CS_ZP_LO = 2, CS_ZP_HI = 4, CS_EDGE = 8, CS_ACT = 16, CS_BAND = 32 };
+enum { CS_EXT = 1, CS_ZP_LO = 2, CS_ZP_HI = 4, CS_EDGE = 8, CS_ACT = 16, CS_BAND = 32, CS_DW = 64, CS_INSIDE = 128 };
 static void conv_spec_case(const int32_t *c) {
     kp_reset(&K);
     int32_t n = c[0], ih = c[1], iw = c[2], ic = c[3], oc = c[4], kh = c[5], kw = c[6], fl = c[13];
@@ -327,21 +330,22 @@ static void conv_spec_case(const int32_t *c) {
     uint16_t qo = kp_quant(&K, 0.05f, zout, (uint32_t)oc, m, sh);
     uint16_t x = kp_tensor(&K, 4, idims, qi), y = kp_tensor(&K, 4, odims, qo);
     fill_s8(K.ptrs[x], K.tensors[x].size_bytes, fl & CS_EXT ? 1 : 0);
-    uint32_t wbytes = (uint32_t)(oc * kh * kw * ic), at = (wbytes + 3u) & ~3u;
+    int dw = (fl & CS_DW) != 0;
+    uint32_t wbytes = (uint32_t)(oc * kh * kw * (dw ? 1 : ic)), at = (wbytes + 3u) & ~3u;
     fill_s8(kp_blob, wbytes, fl & CS_EXT ? 1 : 0);
     K.op.weight_idx = kp_weight(&K, 0, wbytes);
-    int32_t xmax = 128 + (zin < 0 ? -zin : zin), k = kh * kw * ic;
+    int32_t xmax = 128 + (zin < 0 ? -zin : zin), k = kh * kw * (dw ? 1 : ic);
     for (int32_t i = 0; i < oc; i++) {
         int32_t b = rint_in(-70000, 70000);
-        if (fl & CS_EDGE) {
+        if (fl & (CS_EDGE | CS_INSIDE)) {
             int32_t sw = 0;
             for (int32_t j = 0; j < k; j++) {
-                int32_t v = ((const int8_t *)kp_blob)[i * k + j];
+                int32_t v = ((const int8_t *)kp_blob)[dw ? j * oc + i : i * k + j];
                 sw += v < 0 ? -v : v;
             }
             int32_t lim = (1 << 30) - xmax * sw; /* |bias| < lim: doubled form */
             int32_t pick[4] = {lim - 1, -(lim - 1), lim, -lim};
-            b = pick[(i / 2) % 4];
+            b = pick[fl & CS_INSIDE ? i % 2 : (i / 2) % 4];
         }
         memcpy(kp_blob + at + 4u * (uint32_t)i, &b, 4);
     }
@@ -355,17 +359,17 @@ static void conv_spec_case(const int32_t *c) {
     K.op.spatial.pad_bottom = (uint16_t)c[10];
     K.op.spatial.pad_left = (uint16_t)c[11];
     K.op.spatial.pad_right = (uint16_t)c[12];
-    K.op.spatial.group = 1;
+    K.op.spatial.group = (uint16_t)(dw ? ic : 1);
     if (fl & CS_ACT) {
         random_act(&K.op);
     } else {
         K.op.act_min = -128;
         K.op.act_max = 127;
     }
-    kp_finish(&K, TIGRIS_OP_CONV, 1, &x, y);
+    kp_finish(&K, dw ? TIGRIS_OP_DEPTHWISE : TIGRIS_OP_CONV, 1, &x, y);
     tigris_tile_ctx_t tc;
     if (fl & CS_BAND) random_tile(&tc, &K.op.spatial, ih, iw, oh, ow);
-    run_case(S_CONV, y, fl & CS_BAND ? &tc : NULL, NULL, NULL, 1);
+    run_case(dw ? S_DW : S_CONV, y, fl & CS_BAND ? &tc : NULL, NULL, NULL, 1);
 }
 
 /* fixed: {batch, inputs, outputs, flags} or NULL for random; flags
@@ -592,6 +596,27 @@ int main(void) {
     for (unsigned i = 0; i < sizeof conv_specs / sizeof conv_specs[0]; i++) conv_spec_case(conv_specs[i]);
     rng_state = rng_spec;
     for (int i = 0; i < 80; i++) conv_case(S_DW, NULL, NULL, NULL);
+    /* Depthwise shapes of real models (kws 3x3 'same' on narrow maps, vww
+     * stride 2 with padding only right and bottom, small maps) through the
+     * doubled requantisation: with and without act clamp, channel tails
+     * (oc % 4), zero points at both ends, extremes, bias at the bound
+     * (CS_EDGE: some pairs out, so the whole call stays undoubled;
+     * CS_INSIDE: all in), a 1x1 window (no room for the |w| sums), bands. */
+    static const int32_t dw_specs[][14] = {
+        {1, 9, 5, 20, 20, 3, 3, 1, 1, 1, 1, 1, 1, CS_DW | CS_ACT},
+        {1, 8, 8, 8, 8, 3, 3, 2, 2, 0, 1, 0, 1, CS_DW | CS_ACT | CS_ZP_LO},
+        {1, 6, 6, 12, 12, 3, 3, 1, 1, 1, 1, 1, 1, CS_DW | CS_ZP_LO | CS_EXT},
+        {1, 7, 5, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, CS_DW | CS_ZP_HI | CS_EDGE | CS_BAND},
+        {1, 5, 5, 6, 6, 3, 3, 1, 1, 1, 1, 1, 1, CS_DW | CS_ACT | CS_INSIDE},
+        {1, 6, 4, 8, 8, 3, 3, 1, 1, 1, 1, 1, 1, CS_DW | CS_INSIDE | CS_ZP_HI | CS_EXT},
+        {1, 4, 4, 8, 8, 1, 1, 1, 1, 0, 0, 0, 0, CS_DW | CS_EDGE},
+        {2, 6, 5, 8, 8, 5, 5, 1, 1, 2, 2, 2, 2, CS_DW | CS_EXT | CS_ZP_LO | CS_ACT},
+        {1, 3, 3, 24, 24, 3, 3, 1, 1, 1, 1, 1, 1, CS_DW | CS_EDGE | CS_ACT},
+        {1, 9, 7, 10, 10, 3, 3, 2, 2, 1, 1, 1, 1, CS_DW | CS_BAND | CS_ACT},
+    };
+    rng_spec = rng_state;
+    for (unsigned i = 0; i < sizeof dw_specs / sizeof dw_specs[0]; i++) conv_spec_case(dw_specs[i]);
+    rng_state = rng_spec;
     for (int i = 0; i < 60; i++) fc_case(NULL, NULL, NULL);
     /* Single rows with whole 4-blocks (the DSP two-rows-per-pass LDRD path):
      * every mix of odd block, odd group, group pair and 4-group loop turns,
