@@ -270,6 +270,19 @@ static inline __attribute__((always_inline)) int8_t dw_requant(const ta_requant_
     return (int8_t)q;
 }
 
+/* dw_row3 for the two in-image taps of a 3-wide window on the left or
+ * right image edge (or a 2-wide window). */
+static inline const int32_t *dw_row2(const int8_t *xp, const int32_t *wp, int32_t xs, int32_t off, int32_t *a0,
+                                     int32_t *a1, int32_t *a2, int32_t *a3) {
+    int32_t xw, xe, we, wo;
+    __asm__ volatile(DW_TAP DW_TAP
+                     : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [xp] "+r"(xp), [wp] "+r"(wp),
+                       [xw] "=&r"(xw), [xe] "=&r"(xe), [we] "=&r"(we), [wo] "=&r"(wo)
+                     : [xs] "r"(xs), [off] "r"(off)
+                     : "memory");
+    return wp;
+}
+
 /* `simple` (a DW_RQ_ mode) is a constant at each call (see ta_depthwise),
  * so the requantisations are specialised copies, not a branch per output. */
 static inline __attribute__((always_inline)) void pixel_dsp(const ta_conv_args_t *a, const dw_work_t *wk,
@@ -296,6 +309,19 @@ static inline __attribute__((always_inline)) void pixel_dsp(const ta_conv_args_t
             const int8_t *xr = x0 + c;
             const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * 3) * 2;
             for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h) wr = dw_row3(xr, wr, xs_w, off, &a0, &a1, &a2, &a3);
+            acc[0] = a0;
+            acc[1] = a1;
+            acc[2] = a2;
+            acc[3] = a3;
+        } else if (cols == 2 && g->kw <= 3) {
+            /* Edge columns of a 3x3 (or whole rows of a 2-wide window):
+             * straight-line pairs, skipping the out-of-image tap's weights. */
+            int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+            const int8_t *xr = x0 + c;
+            const int32_t skip = 2 * (g->kw - 2);
+            const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * g->kw + t->kwlo) * 2;
+            for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h)
+                wr = dw_row2(xr, wr, xs_w, off, &a0, &a1, &a2, &a3) + skip;
             acc[0] = a0;
             acc[1] = a1;
             acc[2] = a2;
