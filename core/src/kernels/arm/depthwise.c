@@ -25,17 +25,11 @@
 #include "dot_dsp.h"
 #include "requant_mve.h"
 
-/* Rows and columns of the taps of pixel (oh, ow) inside the input band. */
+/* Rows and columns of the taps of pixel (oh, ow) inside the input band:
+ * the first input row/column of its window and the in-image tap ranges. */
 typedef struct {
     int32_t iy0, ix0, khlo, khhi, kwlo, kwhi;
 } ta_taps_t;
-
-static void pixel_taps(const tk_geom_t *g, int32_t oh, int32_t ow, ta_taps_t *t) {
-    t->iy0 = ta_in_row0(g, oh);
-    t->ix0 = ow * g->sw - g->pl;
-    tk_taps(t->iy0, g->kh, g->dh, g->ih, &t->khlo, &t->khhi);
-    tk_taps(t->ix0, g->kw, g->dw, g->iw, &t->kwlo, &t->kwhi);
-}
 
 /* Scalar channel (the tail of a group loop). */
 static int8_t channel_scalar(const ta_conv_args_t *a, const ta_taps_t *t, int32_t n, int32_t c) {
@@ -379,12 +373,17 @@ int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_i
     if (dbl) simple = simple == DW_RQ_SIMPLE ? DW_RQ_DBL : DW_RQ_DBL_CLAMP;
     dw_pack(&a, wq, taps, work.groups, dbl ? 2 : 1);
 #endif
+    /* The window rows depend on the output row only, the output address
+     * steps by oc: both kept out of the pixel loop. */
     for (int32_t n = 0; n < g->n; n++)
-        for (int32_t oh = 0; oh < g->oh; oh++)
-            for (int32_t ow = 0; ow < g->ow; ow++) {
-                ta_taps_t t;
-                pixel_taps(g, oh, ow, &t);
-                int8_t *y = ta_out_px(&a, n, oh, ow);
+        for (int32_t oh = 0; oh < g->oh; oh++) {
+            ta_taps_t t;
+            t.iy0 = ta_in_row0(g, oh);
+            tk_taps(t.iy0, g->kh, g->dh, g->ih, &t.khlo, &t.khhi);
+            int8_t *y = ta_out_px(&a, n, oh, 0);
+            for (int32_t ow = 0; ow < g->ow; ow++, y += g->oc) {
+                t.ix0 = ow * g->sw - g->pl;
+                tk_taps(t.ix0, g->kw, g->dw, g->iw, &t.kwlo, &t.kwhi);
 #if TA_MVE
                 if (a.mult == 1)
                     pixel_mve(&a, &work, &t, n, y, 0);
@@ -401,6 +400,7 @@ int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_i
                     pixel_dsp(&a, &work, &t, n, y, DW_RQ_FAST);
 #endif
             }
+        }
     return 0;
 }
 
