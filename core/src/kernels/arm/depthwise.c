@@ -264,6 +264,33 @@ static inline __attribute__((always_inline)) int8_t dw_requant(const ta_requant_
     return (int8_t)q;
 }
 
+/* One tap of dw_row3_at, its input word at `addr` (an addressing mode off
+ * the row pointer: no pointer step per tap). */
+#define DW_TAP_AT(addr)                             \
+    "ldr     %[xw], " addr "\n\t"                   \
+    "ldrd    %[we], %[wo], [%[wp]], #8\n\t"         \
+    "sxtab16 %[xe], %[off], %[xw]\n\t"              \
+    "sxtab16 %[xw], %[off], %[xw], ror #8\n\t"      \
+    "smlabb  %[a0], %[xe], %[we], %[a0]\n\t"        \
+    "smlatt  %[a2], %[xe], %[we], %[a2]\n\t"        \
+    "smlabb  %[a1], %[xw], %[wo], %[a1]\n\t"        \
+    "smlatt  %[a3], %[xw], %[wo], %[a3]\n\t"
+
+/* dw_row3 with the three taps loaded at [x], [x + s] and [x + 2s]
+ * (register offset, LSL #1): the row pointer is not stepped at all. For a
+ * whole 3x3 window (every interior pixel), three of these in a row. */
+static inline __attribute__((always_inline)) const int32_t *
+dw_row3_at(const int8_t *xp, const int32_t *wp, int32_t xs, int32_t off, int32_t *a0, int32_t *a1, int32_t *a2,
+           int32_t *a3) {
+    int32_t xw, xe, we, wo;
+    __asm__ volatile(DW_TAP_AT("[%[xp]]") DW_TAP_AT("[%[xp], %[xs]]") DW_TAP_AT("[%[xp], %[xs], lsl #1]")
+                     : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [wp] "+r"(wp),
+                       [xw] "=&r"(xw), [xe] "=&r"(xe), [we] "=&r"(we), [wo] "=&r"(wo)
+                     : [xp] "r"(xp), [xs] "r"(xs), [off] "r"(off)
+                     : "memory");
+    return wp;
+}
+
 /* dw_row3 for the two in-image taps of a 3-wide window on the left or
  * right image edge (or a 2-wide window). */
 static inline const int32_t *dw_row2(const int8_t *xp, const int32_t *wp, int32_t xs, int32_t off, int32_t *a0,
@@ -297,6 +324,17 @@ static inline __attribute__((always_inline)) void pixel_dsp(const ta_conv_args_t
                 for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += 2 * g->kw)
                     dw_row_bcast(xr, wr, cols, xs_w, off, acc);
             }
+        } else if (cols == 3 && g->kw == 3 && t->khhi - t->khlo == 3) {
+            int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+            const int8_t *xr = x0 + c;
+            const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * 3) * 2;
+            wr = dw_row3_at(xr, wr, xs_w, off, &a0, &a1, &a2, &a3);
+            wr = dw_row3_at(xr + xs_h, wr, xs_w, off, &a0, &a1, &a2, &a3);
+            dw_row3_at(xr + 2 * xs_h, wr, xs_w, off, &a0, &a1, &a2, &a3);
+            acc[0] = a0;
+            acc[1] = a1;
+            acc[2] = a2;
+            acc[3] = a3;
         } else if (cols == 3 && g->kw == 3) {
             /* Whole window rows: the packed weights run on row after row. */
             int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
