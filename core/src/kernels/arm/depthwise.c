@@ -221,31 +221,6 @@ static inline void dw_row_bcast(const int8_t *xp, const int32_t *wp, int32_t n, 
     acc[3] = a3;
 }
 
-/* One tap of dw_row as an assembler macro body, for the unrolled row. */
-#define DW_TAP                                      \
-    "ldr     %[xw], [%[xp]]\n\t"                    \
-    "add     %[xp], %[xp], %[xs]\n\t"               \
-    "ldrd    %[we], %[wo], [%[wp]], #8\n\t"         \
-    "sxtab16 %[xe], %[off], %[xw]\n\t"              \
-    "sxtab16 %[xw], %[off], %[xw], ror #8\n\t"      \
-    "smlabb  %[a0], %[xe], %[we], %[a0]\n\t"        \
-    "smlatt  %[a2], %[xe], %[we], %[a2]\n\t"        \
-    "smlabb  %[a1], %[xw], %[wo], %[a1]\n\t"        \
-    "smlatt  %[a3], %[xw], %[wo], %[a3]\n\t"
-
-/* dw_row for a row of exactly three taps (every 3x3 window row inside the
- * image), straight-line. Returns the packed-weight pointer after the row. */
-static inline const int32_t *dw_row3(const int8_t *xp, const int32_t *wp, int32_t xs, int32_t off, int32_t *a0,
-                                     int32_t *a1, int32_t *a2, int32_t *a3) {
-    int32_t xw, xe, we, wo;
-    __asm__ volatile(DW_TAP DW_TAP DW_TAP
-                     : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [xp] "+r"(xp), [wp] "+r"(wp),
-                       [xw] "=&r"(xw), [xe] "=&r"(xe), [we] "=&r"(we), [wo] "=&r"(wo)
-                     : [xs] "r"(xs), [off] "r"(off)
-                     : "memory");
-    return wp;
-}
-
 /* Requantisation modes of a call: ta_requant_fast, ta_requant_simple, and
  * the doubled form (one SMMLAR, ta_requant_dbl_mla) with SSAT alone or
  * followed by the act clamp (bounds inside int8, so the SSAT changes
@@ -264,8 +239,9 @@ static inline __attribute__((always_inline)) int8_t dw_requant(const ta_requant_
     return (int8_t)q;
 }
 
-/* One tap of dw_row3_at, its input word at `addr` (an addressing mode off
- * the row pointer: no pointer step per tap). */
+/* One tap of dw_row (same registers) as an assembler macro body for the
+ * straight-line rows, its input word at `addr` (an addressing mode off the
+ * row pointer: no pointer step per tap). */
 #define DW_TAP_AT(addr)                             \
     "ldr     %[xw], " addr "\n\t"                   \
     "ldrd    %[we], %[wo], [%[wp]], #8\n\t"         \
@@ -276,9 +252,11 @@ static inline __attribute__((always_inline)) int8_t dw_requant(const ta_requant_
     "smlabb  %[a1], %[xw], %[wo], %[a1]\n\t"        \
     "smlatt  %[a3], %[xw], %[wo], %[a3]\n\t"
 
-/* dw_row3 with the three taps loaded at [x], [x + s] and [x + 2s]
+/* dw_row for a row of exactly three taps (every 3x3 window row inside the
+ * image), straight-line, the taps loaded at [x], [x + s] and [x + 2s]
  * (register offset, LSL #1): the row pointer is not stepped at all. For a
- * whole 3x3 window (every interior pixel), three of these in a row. */
+ * whole 3x3 window (every interior pixel), three of these in a row.
+ * Returns the packed-weight pointer after the row. */
 static inline __attribute__((always_inline)) const int32_t *
 dw_row3_at(const int8_t *xp, const int32_t *wp, int32_t xs, int32_t off, int32_t *a0, int32_t *a1, int32_t *a2,
            int32_t *a3) {
@@ -291,15 +269,16 @@ dw_row3_at(const int8_t *xp, const int32_t *wp, int32_t xs, int32_t off, int32_t
     return wp;
 }
 
-/* dw_row3 for the two in-image taps of a 3-wide window on the left or
+/* dw_row3_at for the two in-image taps of a 3-wide window on the left or
  * right image edge (or a 2-wide window). */
-static inline const int32_t *dw_row2(const int8_t *xp, const int32_t *wp, int32_t xs, int32_t off, int32_t *a0,
-                                     int32_t *a1, int32_t *a2, int32_t *a3) {
+static inline __attribute__((always_inline)) const int32_t *
+dw_row2_at(const int8_t *xp, const int32_t *wp, int32_t xs, int32_t off, int32_t *a0, int32_t *a1, int32_t *a2,
+           int32_t *a3) {
     int32_t xw, xe, we, wo;
-    __asm__ volatile(DW_TAP DW_TAP
-                     : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [xp] "+r"(xp), [wp] "+r"(wp),
+    __asm__ volatile(DW_TAP_AT("[%[xp]]") DW_TAP_AT("[%[xp], %[xs]]")
+                     : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [wp] "+r"(wp),
                        [xw] "=&r"(xw), [xe] "=&r"(xe), [we] "=&r"(we), [wo] "=&r"(wo)
-                     : [xs] "r"(xs), [off] "r"(off)
+                     : [xp] "r"(xp), [xs] "r"(xs), [off] "r"(off)
                      : "memory");
     return wp;
 }
@@ -340,7 +319,8 @@ static inline __attribute__((always_inline)) void pixel_dsp(const ta_conv_args_t
             int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
             const int8_t *xr = x0 + c;
             const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * 3) * 2;
-            for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h) wr = dw_row3(xr, wr, xs_w, off, &a0, &a1, &a2, &a3);
+            for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h)
+                wr = dw_row3_at(xr, wr, xs_w, off, &a0, &a1, &a2, &a3);
             acc[0] = a0;
             acc[1] = a1;
             acc[2] = a2;
@@ -353,7 +333,7 @@ static inline __attribute__((always_inline)) void pixel_dsp(const ta_conv_args_t
             const int32_t skip = 2 * (g->kw - 2);
             const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * g->kw + t->kwlo) * 2;
             for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h)
-                wr = dw_row2(xr, wr, xs_w, off, &a0, &a1, &a2, &a3) + skip;
+                wr = dw_row2_at(xr, wr, xs_w, off, &a0, &a1, &a2, &a3) + skip;
             acc[0] = a0;
             acc[1] = a1;
             acc[2] = a2;
