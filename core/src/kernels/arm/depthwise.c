@@ -393,6 +393,7 @@ int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_i
 #endif
     /* The window rows depend on the output row only, the output address
      * steps by oc: both kept out of the pixel loop. */
+    const int32_t last_ix0 = g->iw - 1 - (g->kw - 1) * g->dw;
     for (int32_t n = 0; n < g->n; n++)
         for (int32_t oh = 0; oh < g->oh; oh++) {
             ta_taps_t t;
@@ -401,7 +402,12 @@ int ta_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_i
             int8_t *y = ta_out_px(&a, n, oh, 0);
             for (int32_t ow = 0; ow < g->ow; ow++, y += g->oc) {
                 t.ix0 = ow * g->sw - g->pl;
-                tk_taps(t.ix0, g->kw, g->dw, g->iw, &t.kwlo, &t.kwhi);
+                if (t.ix0 >= 0 && t.ix0 <= last_ix0) {
+                    t.kwlo = 0; /* the whole window row is in the image */
+                    t.kwhi = g->kw;
+                } else {
+                    tk_taps(t.ix0, g->kw, g->dw, g->iw, &t.kwlo, &t.kwhi);
+                }
 #if TA_MVE
                 if (a.mult == 1)
                     pixel_mve(&a, &work, &t, n, y, 0);
