@@ -293,6 +293,25 @@ static inline __attribute__((always_inline)) void pixel_dsp(const ta_conv_args_t
     const int32_t off = (int32_t)ta_lane_offset(a->zp_in), cols = t->kwhi - t->kwlo;
     const int8_t *x0 = ta_in_px(a, n, t->iy0 + t->khlo * g->dh, t->ix0 + t->kwlo * g->dw);
     int32_t c = 0;
+    if (a->mult == 1 && cols == 3 && g->kw == 3 && t->khhi - t->khlo == 3) {
+        /* A whole 3x3 window (every interior pixel): the path is chosen
+         * once per pixel and the group loop keeps only its pointers live. */
+        const ta_chq_t *ch = wk->ch;
+        const int32_t *wr = wk->wq + (size_t)t->khlo * 3 * 2;
+        const int8_t *xr = x0;
+        for (int32_t gi = 0; gi < wk->groups; gi++, c += 4, ch += 4, xr += 4, wr += 2 * wk->taps) {
+            int32_t a0 = ch[0].bias, a1 = ch[1].bias, a2 = ch[2].bias, a3 = ch[3].bias;
+            const int32_t *wp = dw_row3_at(xr, wr, xs_w, off, &a0, &a1, &a2, &a3);
+            wp = dw_row3_at(xr + xs_h, wp, xs_w, off, &a0, &a1, &a2, &a3);
+            dw_row3_at(xr + 2 * xs_h, wp, xs_w, off, &a0, &a1, &a2, &a3);
+            y[c] = dw_requant(&a->rq, &ch[0], a0, simple);
+            y[c + 1] = dw_requant(&a->rq, &ch[1], a1, simple);
+            y[c + 2] = dw_requant(&a->rq, &ch[2], a2, simple);
+            y[c + 3] = dw_requant(&a->rq, &ch[3], a3, simple);
+        }
+        for (; c < g->oc; c++) y[c] = channel_scalar(a, t, n, c);
+        return;
+    }
     for (int32_t gi = 0; gi < wk->groups; gi++, c += 4) {
         const ta_chq_t *ch = wk->ch + c;
         int32_t acc[4] = {ch[0].bias, ch[1].bias, ch[2].bias, ch[3].bias};
@@ -303,17 +322,6 @@ static inline __attribute__((always_inline)) void pixel_dsp(const ta_conv_args_t
                 for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += 2 * g->kw)
                     dw_row_bcast(xr, wr, cols, xs_w, off, acc);
             }
-        } else if (cols == 3 && g->kw == 3 && t->khhi - t->khlo == 3) {
-            int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-            const int8_t *xr = x0 + c;
-            const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * 3) * 2;
-            wr = dw_row3_at(xr, wr, xs_w, off, &a0, &a1, &a2, &a3);
-            wr = dw_row3_at(xr + xs_h, wr, xs_w, off, &a0, &a1, &a2, &a3);
-            dw_row3_at(xr + 2 * xs_h, wr, xs_w, off, &a0, &a1, &a2, &a3);
-            acc[0] = a0;
-            acc[1] = a1;
-            acc[2] = a2;
-            acc[3] = a3;
         } else if (cols == 3 && g->kw == 3) {
             /* Whole window rows: the packed weights run on row after row. */
             int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
