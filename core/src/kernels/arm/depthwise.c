@@ -283,6 +283,67 @@ dw_row2_at(const int8_t *xp, const int32_t *wp, int32_t xs, int32_t off, int32_t
     return wp;
 }
 
+/* Window paths of pixel_dsp: channel multiplier a multiple of 4 (one
+ * input byte per group), rows of three or two in-image taps of a window
+ * at most 3 wide, any other window. */
+enum { DW_P_BCAST, DW_P_ROW3, DW_P_ROW2, DW_P_ANY };
+
+/* The group loop of pixel_dsp for one path, from x0 (the first in-image
+ * tap of channel 0). */
+static inline __attribute__((always_inline)) void dw_groups(const ta_conv_args_t *a, const dw_work_t *wk,
+                                                           const ta_taps_t *t, int32_t n, int8_t *y,
+                                                           const int8_t *x0, int simple, int path) {
+    const tk_geom_t *g = &a->g;
+    const int32_t xs_w = g->dw * g->ic;
+    const size_t xs_h = (size_t)g->dh * g->iw * g->ic;
+    const int32_t off = (int32_t)ta_lane_offset(a->zp_in), cols = t->kwhi - t->kwlo;
+    int32_t c = 0;
+    for (int32_t gi = 0; gi < wk->groups; gi++, c += 4) {
+        const ta_chq_t *ch = wk->ch + c;
+        int32_t acc[4] = {ch[0].bias, ch[1].bias, ch[2].bias, ch[3].bias};
+        if (path == DW_P_BCAST) {
+            if (cols > 0) {
+                const int8_t *xr = x0 + c / a->mult;
+                const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * g->kw + t->kwlo) * 2;
+                for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += 2 * g->kw)
+                    dw_row_bcast(xr, wr, cols, xs_w, off, acc);
+            }
+        } else if (path == DW_P_ROW3) {
+            /* Whole window rows: the packed weights run on row after row. */
+            int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+            const int8_t *xr = x0 + c;
+            const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * 3) * 2;
+            for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h)
+                wr = dw_row3_at(xr, wr, xs_w, off, &a0, &a1, &a2, &a3);
+            acc[0] = a0;
+            acc[1] = a1;
+            acc[2] = a2;
+            acc[3] = a3;
+        } else if (path == DW_P_ROW2) {
+            /* Edge columns of a 3x3 (or whole rows of a 2-wide window):
+             * straight-line pairs, skipping the out-of-image tap's weights. */
+            int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+            const int8_t *xr = x0 + c;
+            const int32_t skip = 2 * (g->kw - 2);
+            const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * g->kw + t->kwlo) * 2;
+            for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h)
+                wr = dw_row2_at(xr, wr, xs_w, off, &a0, &a1, &a2, &a3) + skip;
+            acc[0] = a0;
+            acc[1] = a1;
+            acc[2] = a2;
+            acc[3] = a3;
+        } else if (cols > 0) {
+            const int8_t *xr = x0 + c;
+            const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * g->kw + t->kwlo) * 2;
+            for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += 2 * g->kw)
+                dw_row(xr, wr, cols, xs_w, off, acc);
+        }
+        for (int32_t j = 0; j < 4; j++)
+            y[c + j] = dw_requant(&a->rq, &ch[j], acc[j], simple);
+    }
+    for (; c < g->oc; c++) y[c] = channel_scalar(a, t, n, c);
+}
+
 /* `simple` (a DW_RQ_ mode) is a constant at each call (see ta_depthwise),
  * so the requantisations are specialised copies, not a branch per output. */
 static inline __attribute__((always_inline)) void pixel_dsp(const ta_conv_args_t *a, const dw_work_t *wk,
@@ -312,50 +373,16 @@ static inline __attribute__((always_inline)) void pixel_dsp(const ta_conv_args_t
         for (; c < g->oc; c++) y[c] = channel_scalar(a, t, n, c);
         return;
     }
-    for (int32_t gi = 0; gi < wk->groups; gi++, c += 4) {
-        const ta_chq_t *ch = wk->ch + c;
-        int32_t acc[4] = {ch[0].bias, ch[1].bias, ch[2].bias, ch[3].bias};
-        if (a->mult != 1) {
-            if (cols > 0) {
-                const int8_t *xr = x0 + c / a->mult;
-                const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * g->kw + t->kwlo) * 2;
-                for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += 2 * g->kw)
-                    dw_row_bcast(xr, wr, cols, xs_w, off, acc);
-            }
-        } else if (cols == 3 && g->kw == 3) {
-            /* Whole window rows: the packed weights run on row after row. */
-            int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-            const int8_t *xr = x0 + c;
-            const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * 3) * 2;
-            for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h)
-                wr = dw_row3_at(xr, wr, xs_w, off, &a0, &a1, &a2, &a3);
-            acc[0] = a0;
-            acc[1] = a1;
-            acc[2] = a2;
-            acc[3] = a3;
-        } else if (cols == 2 && g->kw <= 3) {
-            /* Edge columns of a 3x3 (or whole rows of a 2-wide window):
-             * straight-line pairs, skipping the out-of-image tap's weights. */
-            int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-            const int8_t *xr = x0 + c;
-            const int32_t skip = 2 * (g->kw - 2);
-            const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * g->kw + t->kwlo) * 2;
-            for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h)
-                wr = dw_row2_at(xr, wr, xs_w, off, &a0, &a1, &a2, &a3) + skip;
-            acc[0] = a0;
-            acc[1] = a1;
-            acc[2] = a2;
-            acc[3] = a3;
-        } else if (cols > 0) {
-            const int8_t *xr = x0 + c;
-            const int32_t *wr = wk->wq + ((size_t)gi * wk->taps + (size_t)t->khlo * g->kw + t->kwlo) * 2;
-            for (int32_t kh = t->khlo; kh < t->khhi; kh++, xr += xs_h, wr += 2 * g->kw)
-                dw_row(xr, wr, cols, xs_w, off, acc);
-        }
-        for (int32_t j = 0; j < 4; j++)
-            y[c + j] = dw_requant(&a->rq, &ch[j], acc[j], simple);
-    }
-    for (; c < g->oc; c++) y[c] = channel_scalar(a, t, n, c);
+    /* The other paths, each with its own group loop (`path` a constant in
+     * each copy of dw_groups). */
+    if (a->mult != 1)
+        dw_groups(a, wk, t, n, y, x0, simple, DW_P_BCAST);
+    else if (cols == 3 && g->kw == 3)
+        dw_groups(a, wk, t, n, y, x0, simple, DW_P_ROW3);
+    else if (cols == 2 && g->kw <= 3)
+        dw_groups(a, wk, t, n, y, x0, simple, DW_P_ROW2);
+    else
+        dw_groups(a, wk, t, n, y, x0, simple, DW_P_ANY);
 }
 
 /* Channel table, then the packed weights: 16 bytes per channel, 8 per tap
