@@ -199,11 +199,45 @@ static inline __attribute__((always_inline)) void fc_row1(const fc_args_t *a, in
 
 #undef RQC
 
+/* The direct single row on word-aligned rows (ta_q15_dot_1x2_ok) in two
+ * loops: every channel pair's raw dot product into acc (scratch), then
+ * every channel requantised. One loop doing both kept too many values
+ * live around the assembly pass (its twelve registers), so the compiler
+ * spilled and reloaded the loop's own state every pair. Bias joins after
+ * the dot product: both sums wrap, so the int32 result is the same. */
+__attribute__((noinline)) static void fc_row1_split(const fc_args_t *a, int32_t *q15, int32_t *acc) {
+    int32_t k = a->ic, blocks = k / 4, oc = a->oc, o = 0;
+    ta_q15_widen(a->x, blocks, ta_lane_offset(a->zp_in), q15, 2);
+    const int8_t *w0 = a->w;
+    for (; o + 2 <= oc; o += 2, w0 += 2 * k) {
+        int32_t t[2] = {0, 0};
+        ta_q15_dot_1x2(q15, w0, w0 + k, blocks, t);
+        acc[o] = t[0];
+        acc[o + 1] = t[1];
+    }
+    if (o < oc) acc[o] = ta_q15_dot_1x1(q15, 2, w0, blocks, 0);
+    /* Everything the loop reads in locals: the int8 stores may alias any
+     * object, so fields read through `a` would be reloaded every output. */
+    const int32_t *mp = a->rq.mult, *sp = a->rq.shift;
+    const uint8_t *bias = a->bias;
+    uint32_t step = a->rq.step;
+    int32_t zp_out = a->rq.zp_out;
+    int8_t *y = a->y;
+    for (o = 0; o < oc; o++, mp += step, sp += step) {
+        uint32_t r = (uint32_t)-*sp, mask = ((uint32_t)1 << r) - 1u;
+        int32_t v = (int32_t)((uint32_t)acc[o] + (uint32_t)(bias ? tk_ld_i32(bias, (uint32_t)o) : 0));
+        int32_t h = (int32_t)(((int64_t)v * *mp + (1 << 30)) >> 31);
+        uint32_t rem = (uint32_t)h & mask, thr = (mask >> 1) + ((uint32_t)h >> 31);
+        y[o] = (int8_t)__ssat(fx_wadd((h >> r) + (rem > thr), zp_out), 8);
+    }
+}
+
 /* 1 when a single row may derive its channels directly (fc_ch): every
  * channel simple (no left shift, right shift <= 31, multiplier not
  * INT32_MIN, which ta_requant_prep refuses) and full int8 act bounds.
- * (The doubled form, one SMMLAR an output, was tried here on 2 * acc and
- * measured slower on ad01's FC layers: 3.74x against 3.95x on M4.) */
+ * (The doubled form, one SMMLAR an output on 2 * acc, was tried for these
+ * rows and measured no faster on ad01's FC layers, while proving its bound
+ * cost a bias pass per call.) */
 static int fc_direct_ok(const ta_requant_t *rq, int32_t channels) {
     if (rq->act_min != -128 || rq->act_max != 127) return 0;
     for (int32_t c = 0; c < channels; c++) {
@@ -251,7 +285,10 @@ static int fc_run(const fc_args_t *a, uint8_t *scratch) {
     int32_t *q15 = (int32_t *)(void *)scratch;
     ta_chq_t *ch = (ta_chq_t *)(void *)(scratch + 16u * (size_t)(a->ic / 4));
     if (a->nb == 1 && fc_direct_ok(&a->rq, a->oc)) {
-        fc_row1(a, 0, q15, NULL, 1, 1);
+        if (ta_q15_dot_1x2_ok(a->w, a->ic))
+            fc_row1_split(a, q15, (int32_t *)(void *)ch);
+        else
+            fc_row1(a, 0, q15, NULL, 1, 1);
         return 0;
     }
     if (ta_requant_prep(&a->rq, a->bias, a->oc, ch)) return TA_FALLBACK;
