@@ -628,6 +628,10 @@ int main(void) {
         {1, 60, 4, FC_ACT},       {1, 64, 11, FC_EXT},          {1, 68, 6, FC_ACT | FC_ZP_LO},
         {1, 124, 13, FC_EXT | FC_ZP_LO}, {1, 132, 8, FC_ACT | FC_ZP_HI}, {1, 260, 17, FC_EXT},
         {1, 36, 5, FC_WODD | FC_ACT}, {1, 64, 6, FC_WODD | FC_EXT | FC_ZP_HI}, {1, 20, 3, FC_WODD},
+        /* Full act bounds: the single row derives its channels directly
+         * (no table), over ad01-like shapes, odd counts and tails. */
+        {1, 640, 12, FC_EXT}, {1, 8, 16, FC_ZP_LO}, {1, 128, 8, FC_ZP_HI}, {1, 9, 5, FC_EXT},
+        {1, 40, 7, FC_WODD | FC_EXT}, {1, 3, 2, 0},
     };
     uint32_t rng_keep = rng_state; /* the benchmarks below keep their data */
     for (unsigned i = 0; i < sizeof fc_single / sizeof fc_single[0]; i++) fc_case(fc_single[i], NULL, NULL);

@@ -143,6 +143,119 @@ static int fc_run(const fc_args_t *a, uint8_t *scratch) {
 /* Requantise for channel o (`simple` constant per specialised copy). */
 #define RQ(o, acc) (simple ? ta_requant_simple(&a->rq, &ch[o], (acc)) : ta_requant_fast(&a->rq, &ch[o], (acc)))
 
+/* Channel o's requantisation: from the table, or (direct, a single row
+ * whose channels are each used once, fc_direct_ok) derived on the spot,
+ * which saves filling and rereading the table. */
+static inline __attribute__((always_inline)) ta_chq_t fc_ch(const fc_args_t *a, const ta_chq_t *ch, int32_t o,
+                                                            int direct) {
+    if (!direct) return ch[o];
+    uint32_t i = (uint32_t)o * a->rq.step;
+    ta_chq_t c;
+    c.bias = fc_bias(a, o);
+    c.mult = a->rq.mult[i];
+    c.lsh = 0;
+    c.rsh = (uint16_t)-a->rq.shift[i];
+    c.mask = ((uint32_t)1 << c.rsh) - 1u;
+    return c;
+}
+
+/* Requantise with a channel value (`simple` constant per copy). */
+#define RQC(c, acc) (simple ? ta_requant_simple(&a->rq, &(c), (acc)) : ta_requant_fast(&a->rq, &(c), (acc)))
+
+/* Batch row b alone: widened once, then one row x two channels (LDRD,
+ * aligned rows without tail) or one x four, then one at a time. */
+static inline __attribute__((always_inline)) void fc_row1(const fc_args_t *a, int32_t b, int32_t *q15,
+                                                          const ta_chq_t *ch, int simple, int direct) {
+    uint32_t off = ta_lane_offset(a->zp_in);
+    int32_t k = a->ic, blocks = k / 4, kb = blocks * 4, zp = a->zp_in;
+    const int8_t *x0 = a->x + (size_t)b * k;
+    int8_t *y0 = a->y + (size_t)b * a->oc;
+    ta_q15_widen(x0, blocks, off, q15, 2);
+    int32_t o = 0;
+    if (ta_q15_dot_1x2_ok(a->w, k)) { /* word-aligned rows, no tail: LDRD pairs of rows */
+        const int8_t *w0 = a->w;
+        for (; o + 2 <= a->oc; o += 2, w0 += 2 * k) {
+            ta_chq_t c0 = fc_ch(a, ch, o, direct), c1 = fc_ch(a, ch, o + 1, direct);
+            int32_t acc[2] = {c0.bias, c1.bias};
+            ta_q15_dot_1x2(q15, w0, w0 + k, blocks, acc);
+            y0[o] = RQC(c0, acc[0]);
+            y0[o + 1] = RQC(c1, acc[1]);
+        }
+    }
+    for (; o + 4 <= a->oc; o += 4) {
+        const int8_t *w0 = a->w + (size_t)o * k;
+        ta_chq_t c[4];
+        for (int32_t j = 0; j < 4; j++) c[j] = fc_ch(a, ch, o + j, direct);
+        int32_t acc[4] = {c[0].bias, c[1].bias, c[2].bias, c[3].bias};
+        ta_q15_dot_1x4(q15, w0, k, blocks, acc);
+        for (int32_t j = 0; j < 4; j++) y0[o + j] = RQC(c[j], ta_tail(x0, w0 + (size_t)j * k, kb, k, zp, acc[j]));
+    }
+    for (; o < a->oc; o++) {
+        const int8_t *w0 = a->w + (size_t)o * k;
+        ta_chq_t c = fc_ch(a, ch, o, direct);
+        y0[o] = RQC(c, ta_tail(x0, w0, kb, k, zp, ta_q15_dot_1x1(q15, 2, w0, blocks, c.bias)));
+    }
+}
+
+#undef RQC
+
+/* The direct single row on word-aligned rows (ta_q15_dot_1x2_ok) in two
+ * loops: every channel pair's raw dot product into acc (scratch), then
+ * every channel requantised. One loop doing both kept too many values
+ * live around the assembly pass (its twelve registers), so the compiler
+ * spilled and reloaded the loop's own state every pair. Bias joins after
+ * the dot product: both sums wrap, so the int32 result is the same. */
+__attribute__((noinline)) static void fc_row1_split(const fc_args_t *a, int32_t *q15, int32_t *acc) {
+    int32_t k = a->ic, blocks = k / 4, oc = a->oc, o = 0;
+    ta_q15_widen(a->x, blocks, ta_lane_offset(a->zp_in), q15, 2);
+    const int8_t *w0 = a->w;
+    if (blocks >= 8 && (blocks & 7) == 0) { /* whole loop turns (k % 32 == 0): no odd-block tests per pair */
+        int32_t b8 = blocks & ~7;
+        for (; o + 2 <= oc; o += 2, w0 += 2 * k) {
+            int32_t t[2] = {0, 0};
+            ta_q15_dot_1x2(q15, w0, w0 + k, b8, t);
+            acc[o] = t[0];
+            acc[o + 1] = t[1];
+        }
+    }
+    for (; o + 2 <= oc; o += 2, w0 += 2 * k) {
+        int32_t t[2] = {0, 0};
+        ta_q15_dot_1x2(q15, w0, w0 + k, blocks, t);
+        acc[o] = t[0];
+        acc[o + 1] = t[1];
+    }
+    if (o < oc) acc[o] = ta_q15_dot_1x1(q15, 2, w0, blocks, 0);
+    /* Everything the loop reads in locals: the int8 stores may alias any
+     * object, so fields read through `a` would be reloaded every output. */
+    const int32_t *mp = a->rq.mult, *sp = a->rq.shift;
+    const uint8_t *bias = a->bias;
+    uint32_t step = a->rq.step;
+    int32_t zp_out = a->rq.zp_out;
+    int8_t *y = a->y;
+    for (o = 0; o < oc; o++, mp += step, sp += step) {
+        uint32_t r = (uint32_t)-*sp, mask = ((uint32_t)1 << r) - 1u;
+        int32_t v = (int32_t)((uint32_t)acc[o] + (uint32_t)(bias ? tk_ld_i32(bias, (uint32_t)o) : 0));
+        int32_t h = (int32_t)(((int64_t)v * *mp + (1 << 30)) >> 31);
+        uint32_t rem = (uint32_t)h & mask, thr = (mask >> 1) + ((uint32_t)h >> 31);
+        y[o] = (int8_t)__ssat(fx_wadd((h >> r) + (rem > thr), zp_out), 8);
+    }
+}
+
+/* 1 when a single row may derive its channels directly (fc_ch): every
+ * channel simple (no left shift, right shift <= 31, multiplier not
+ * INT32_MIN, which ta_requant_prep refuses) and full int8 act bounds.
+ * (The doubled form, one SMMLAR an output on 2 * acc, was tried for these
+ * rows and measured no faster on ad01's FC layers, while proving its bound
+ * cost a bias pass per call.) */
+static int fc_direct_ok(const ta_requant_t *rq, int32_t channels) {
+    if (rq->act_min != -128 || rq->act_max != 127) return 0;
+    for (int32_t c = 0; c < channels; c++) {
+        uint32_t i = (uint32_t)c * rq->step;
+        if (rq->shift[i] > 0 || rq->shift[i] < -31 || rq->mult[i] == INT32_MIN) return 0;
+    }
+    return 1;
+}
+
 /* Rows widened once into scratch (two interleaved, or one), then two rows
  * x two channels (ta_q15_dot_2x2) or one row x four (ta_q15_dot_1x4). */
 static inline __attribute__((always_inline)) void fc_rows(const fc_args_t *a, int32_t *q15, const ta_chq_t *ch,
@@ -172,32 +285,7 @@ static inline __attribute__((always_inline)) void fc_rows(const fc_args_t *a, in
             y1[o] = RQ(o, ta_tail(x1, w0, kb, k, zp, ta_q15_dot_1x1(q15 + 2, 4, w0, blocks, bs)));
         }
     }
-    if (b < a->nb) {
-        const int8_t *x0 = a->x + (size_t)b * k;
-        int8_t *y0 = a->y + (size_t)b * a->oc;
-        ta_q15_widen(x0, blocks, off, q15, 2);
-        int32_t o = 0;
-        if (ta_q15_dot_1x2_ok(a->w, k)) { /* word-aligned rows, no tail: LDRD pairs of rows */
-            const int8_t *w0 = a->w;
-            for (; o + 2 <= a->oc; o += 2, w0 += 2 * k) {
-                int32_t acc[2] = {ch[o].bias, ch[o + 1].bias};
-                ta_q15_dot_1x2(q15, w0, w0 + k, blocks, acc);
-                y0[o] = RQ(o, acc[0]);
-                y0[o + 1] = RQ(o + 1, acc[1]);
-            }
-        }
-        for (; o + 4 <= a->oc; o += 4) {
-            const int8_t *w0 = a->w + (size_t)o * k;
-            int32_t acc[4] = {ch[o].bias, ch[o + 1].bias, ch[o + 2].bias, ch[o + 3].bias};
-            ta_q15_dot_1x4(q15, w0, k, blocks, acc);
-            for (int32_t j = 0; j < 4; j++)
-                y0[o + j] = RQ(o + j, ta_tail(x0, w0 + (size_t)j * k, kb, k, zp, acc[j]));
-        }
-        for (; o < a->oc; o++) {
-            const int8_t *w0 = a->w + (size_t)o * k;
-            y0[o] = RQ(o, ta_tail(x0, w0, kb, k, zp, ta_q15_dot_1x1(q15, 2, w0, blocks, ch[o].bias)));
-        }
-    }
+    if (b < a->nb) fc_row1(a, b, q15, ch, simple, 0);
 }
 
 #undef RQ
@@ -205,6 +293,13 @@ static inline __attribute__((always_inline)) void fc_rows(const fc_args_t *a, in
 static int fc_run(const fc_args_t *a, uint8_t *scratch) {
     int32_t *q15 = (int32_t *)(void *)scratch;
     ta_chq_t *ch = (ta_chq_t *)(void *)(scratch + 16u * (size_t)(a->ic / 4));
+    if (a->nb == 1 && fc_direct_ok(&a->rq, a->oc)) {
+        if (ta_q15_dot_1x2_ok(a->w, a->ic))
+            fc_row1_split(a, q15, (int32_t *)(void *)ch);
+        else
+            fc_row1(a, 0, q15, NULL, 1, 1);
+        return 0;
+    }
     if (ta_requant_prep(&a->rq, a->bias, a->oc, ch)) return TA_FALLBACK;
     if (ta_requant_is_simple(&a->rq, ch, a->oc))
         fc_rows(a, q15, ch, 1);
