@@ -6,7 +6,6 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <new>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -21,7 +20,6 @@ extern "C" {
 
 namespace tigris::host {
 namespace {
-
 
 using emu::Fleet;
 using emu::JobResult;
@@ -41,34 +39,21 @@ void add_error(TargetResult &t, const std::string &what, const JobResult &r) {
     if (r.status == JobResult::Status::Timeout) t.timed_out = true;
 }
 
-// The host's load of a plan, in an aligned private copy the plan points into
-// (a plain struct: validate needs only the header and the op table).
-struct HostPlan {
-    std::unique_ptr<uint8_t, void (*)(uint8_t *)> buf{nullptr, [](uint8_t *p) {
-                                                         ::operator delete(p, std::align_val_t(64));
-                                                     }};
-    tigris_plan_t plan{};
-    tigris_error_t err = TIGRIS_ERR_NULL;
-    explicit HostPlan(const std::vector<uint8_t> &bytes) {
-        buf.reset(static_cast<uint8_t *>(::operator new(bytes.size() ? bytes.size() : 1, std::align_val_t(64))));
-        if (!bytes.empty()) std::memcpy(buf.get(), bytes.data(), bytes.size());
-        err = tigris_plan_load(buf.get(), static_cast<uint32_t>(bytes.size()), &plan);
-    }
-};
-
 }  // namespace
 
 std::optional<std::vector<uint8_t>> pattern_input(const std::vector<uint8_t> &bytes, std::string &error) {
-    HostPlan lp(bytes);
-    if (lp.err != TIGRIS_OK) {
-        error = "the host refuses this plan: " + error_name(lp.err) + ": " + tigris_error_str(lp.err);
+    RunResult refusal;
+    const auto lp = LoadedPlan::load(bytes, &refusal);
+    if (!lp) {
+        error = refusal.error;
         return std::nullopt;
     }
+    const tigris_plan_t &plan = lp->plan();
     std::vector<uint8_t> in;
-    for (uint8_t i = 0; i < lp.plan.header->num_model_inputs; i++) {
-        const uint16_t t = lp.plan.model_inputs[i];
-        const uint32_t n = tigris_iface_bytes(&lp.plan, t);
-        const uint8_t dt = tigris_tensor_declared_dtype(&lp.plan.tensors[t]);
+    for (uint8_t i = 0; i < plan.header->num_model_inputs; i++) {
+        const uint16_t t = plan.model_inputs[i];
+        const uint32_t n = tigris_iface_bytes(&plan, t);
+        const uint8_t dt = tigris_tensor_declared_dtype(&plan.tensors[t]);
         if (dt == TIGRIS_DTYPE_FLOAT32) {
             for (uint32_t j = 0; j < n / 4; j++) {
                 float f = static_cast<float>(static_cast<int>(j % 17) - 8) * 0.25f;
@@ -169,10 +154,8 @@ ValidateReport validate_plan(Fleet &fleet, const std::vector<uint8_t> &plan, con
     };
 
     std::vector<uint8_t> types;  // op type by op index
-    {
-        HostPlan lp(plan);
-        for (uint16_t i = 0; lp.err == TIGRIS_OK && i < lp.plan.header->num_ops; i++) types.push_back(lp.plan.ops[i].op_type);
-    }
+    if (const auto lp = LoadedPlan::load(plan))
+        for (uint16_t i = 0; i < lp->plan().header->num_ops; i++) types.push_back(lp->plan().ops[i].op_type);
     for (const Pending &p : pending) {
         const emu::Board *b = emu::find_board(p.target);
         TargetResult t;
