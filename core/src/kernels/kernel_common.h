@@ -27,6 +27,18 @@ typedef int (*tk_kernel_fn)(const tigris_plan_t *plan, const tigris_op_t *op, ui
 
 /* ---- Tensors ---- */
 
+/* Fast-arena bytes an accelerated backend needs: the core's own requirement
+ * plus `scratch` reserved at the top, whose start prepare() aligns down to
+ * TIGRIS_TENSOR_ALIGN (hence the slack). UINT32_MAX when either part is
+ * unknown or the sum does not fit. Shared by the arm and xtensa backends. */
+static inline uint32_t tk_fast_arena_with_scratch(const tigris_plan_t *plan, uint32_t scratch) {
+    if (scratch == UINT32_MAX) return UINT32_MAX;
+    uint32_t core = tigris_fast_arena_required(plan);
+    if (core == UINT32_MAX) return UINT32_MAX;
+    uint64_t total = (uint64_t)core + scratch + (scratch ? TIGRIS_TENSOR_ALIGN - 1u : 0u);
+    return total >= UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+}
+
 static inline const tigris_tensor_t *tk_tensor(const tigris_plan_t *plan, uint16_t idx) {
     if (!plan || !plan->header || !plan->tensors || idx >= plan->header->num_tensors) return NULL;
     return &plan->tensors[idx];

@@ -60,13 +60,7 @@ uint32_t tigris_cmsis_nn_scratch_required(const tigris_plan_t *plan) {
 }
 
 uint32_t tigris_cmsis_nn_fast_arena_required(const tigris_plan_t *plan) {
-    uint32_t scratch = tigris_cmsis_nn_scratch_required(plan);
-    if (scratch == UINT32_MAX) return UINT32_MAX;
-    uint32_t core = tigris_fast_arena_required(plan);
-    if (core == UINT32_MAX) return UINT32_MAX;
-    /* prepare() aligns the reservation's start down to TIGRIS_TENSOR_ALIGN. */
-    uint64_t total = (uint64_t)core + scratch + (scratch ? TIGRIS_TENSOR_ALIGN - 1u : 0u);
-    return total >= UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+    return tk_fast_arena_with_scratch(plan, tigris_cmsis_nn_scratch_required(plan));
 }
 
 int tigris_cmsis_nn_prepare(const tigris_plan_t *plan, tigris_mem_t *mem) {
