@@ -16,14 +16,6 @@ namespace ex = tigris::exporter;
 
 namespace {
 
-std::vector<std::filesystem::path> shared_models() {
-    std::vector<std::filesystem::path> out;
-    for (const auto &e : std::filesystem::directory_iterator(tigris_test::shared_dir() / "models"))
-        if (e.path().extension() == ".tflite") out.push_back(e.path());
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 bool is_seed_reason(const std::string &r) {
     static const char *fixed[] = {"no rewrite lowers the arena", "models with several subgraphs are not exported",
                                   "a tensor type TFLite Micro's arena model does not know"};
@@ -49,7 +41,7 @@ std::map<std::string, int> op_histogram(const tfl::Model &m) {
 TEST(ExportModels, EverySharedModelExportsOrRefusesWithASeedReason) {
     TIGRIS_REQUIRE_SHARED();
     int written = 0;
-    for (const auto &p : shared_models()) {
+    for (const auto &p : tigris_test::shared_models()) {
         // Every model on the default target; the other two ABIs on the models
         // where the search has most to choose from (keeps the test fast).
         const std::string stem = p.stem().string();

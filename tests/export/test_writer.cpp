@@ -14,19 +14,11 @@ namespace ex = tigris::exporter;
 
 namespace {
 
-std::vector<std::filesystem::path> shared_models() {
-    std::vector<std::filesystem::path> out;
-    for (const auto &e : std::filesystem::directory_iterator(tigris_test::shared_dir() / "models"))
-        if (e.path().extension() == ".tflite") out.push_back(e.path());
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 }  // namespace
 
 TEST(TfliteWriter, RoundTripKeepsEverySharedModel) {
     TIGRIS_REQUIRE_SHARED();
-    auto models = shared_models();
+    auto models = tigris_test::shared_models();
     ASSERT_GE(models.size(), 10u);
     for (const auto &p : models) {
         SCOPED_TRACE(p.filename().string());

@@ -1,5 +1,6 @@
 #include "shared_data.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -18,6 +19,14 @@ std::vector<uint8_t> read_file(const std::filesystem::path &p) {
     std::ifstream f(p, std::ios::binary);
     if (!f) throw std::runtime_error("cannot open " + p.string());
     return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::filesystem::path> shared_models() {
+    std::vector<std::filesystem::path> out;
+    for (const auto &e : std::filesystem::directory_iterator(shared_dir() / "models"))
+        if (e.path().extension() == ".tflite") out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 }  // namespace tigris_test

@@ -14,6 +14,8 @@ namespace tigris_test {
 std::filesystem::path shared_dir();
 bool shared_available();
 std::vector<uint8_t> read_file(const std::filesystem::path &p);
+// The TFLite models in shared/models, sorted by path.
+std::vector<std::filesystem::path> shared_models();
 
 }  // namespace tigris_test
 

@@ -69,10 +69,7 @@ tfl::Model probing(const tfl::Model &m, const std::vector<std::string> &names) {
 
 TEST(ExportExact, EveryExportedModelComputesTheOriginalsBytes) {
     TIGRIS_REQUIRE_SHARED();
-    std::vector<fs::path> models;
-    for (const auto &e : fs::directory_iterator(tigris_test::shared_dir() / "models"))
-        if (e.path().extension() == ".tflite") models.push_back(e.path());
-    std::sort(models.begin(), models.end());
+    const std::vector<fs::path> models = tigris_test::shared_models();
     ASSERT_GE(models.size(), 10u);
 
     size_t written = 0;
@@ -195,9 +192,8 @@ void compare_candidates(const std::vector<uint8_t> &file, const std::string &nam
 TEST(ExportExact, CandidatesAcrossTheSearchAreExact) {
     TIGRIS_REQUIRE_SHARED();
     Tally tally;
-    for (const auto &e : fs::directory_iterator(tigris_test::shared_dir() / "models"))
-        if (e.path().extension() == ".tflite")
-            compare_candidates(tigris_test::read_file(e.path()), e.path().stem().string(), 12, tally);
+    for (const fs::path &m : tigris_test::shared_models())
+        compare_candidates(tigris_test::read_file(m), m.stem().string(), 12, tally);
     std::cout << "[ candidates ] " << tally.compared << " compared\n";
     EXPECT_GE(tally.compared, 40u);
 }
