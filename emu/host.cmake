@@ -3,17 +3,18 @@
 
 # Debian's QEMU accepts -plugin but ships neither plugins nor qemu-plugin.h;
 # the header comes from Debian's qemu source package, fetched once into the
-# build root, shared by the host-like presets (scripts/fetch-qemu-plugin-header.sh;
+# build root, shared by the host-like presets (scripts/fetch-debian-source.sh;
 # needs the Debian archive).
 get_filename_component(_tigris_build_root ${CMAKE_BINARY_DIR} DIRECTORY)
 set(TIGRIS_QEMU_PLUGIN_INCLUDE "" CACHE PATH
-    "Directory with qemu-plugin.h; empty: fetch it into <build root>/qemu-plugin-header")
+    "Directory with qemu-plugin.h; empty: fetch it into <build root>/qemu-source")
 set(_qph_dir "${TIGRIS_QEMU_PLUGIN_INCLUDE}")
 if(NOT _qph_dir)
-  set(_qph_dir ${_tigris_build_root}/qemu-plugin-header)
+  set(_qph_dir ${_tigris_build_root}/qemu-source/include/qemu)
   if(NOT EXISTS ${_qph_dir}/qemu-plugin.h AND NOT TIGRIS_QEMU_PLUGIN_FETCH_FAILED)
     message(STATUS "emu: fetching qemu-plugin.h from Debian's qemu source package")
-    execute_process(COMMAND ${PROJECT_SOURCE_DIR}/scripts/fetch-qemu-plugin-header.sh ${_qph_dir}
+    execute_process(COMMAND ${PROJECT_SOURCE_DIR}/scripts/fetch-debian-source.sh qemu
+                            ${_tigris_build_root}/qemu-source include/qemu/qemu-plugin.h
                     RESULT_VARIABLE _qph_rc OUTPUT_QUIET ERROR_VARIABLE _qph_err)
     if(NOT _qph_rc EQUAL 0)
       message(WARNING "emu: could not fetch qemu-plugin.h (${_qph_err}); instruction counts will be "

@@ -176,10 +176,9 @@ JobResult run_job(const JobSpec &spec, const Paths &paths, std::chrono::millisec
     load("input.bin", input_addr, spec.input.size());
 
     const auto timeout = spec.timeout.count() > 0 ? spec.timeout : default_timeout;
-    if (on_start) on_start();
     ProcessResult p = run_process(argv, dir.path.string(), (dir.path / "console.txt").string(),
                                   (dir.path / "stderr.txt").string(),
-                                  std::chrono::steady_clock::now() + timeout, cancel, kMaxConsole);
+                                  std::chrono::steady_clock::now() + timeout, cancel, kMaxConsole, on_start);
     r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     r.exit_code = p.exit_code;
     r.report = std::move(p.out);

@@ -35,6 +35,9 @@ std::string find_program(const std::string &name) {
 
 namespace {
 
+// What a child reports on the exec pipe when it cannot start.
+enum { kInCwd = 1, kOpenFiles, kExec };
+
 void kill_group(pid_t pid) {
     kill(-pid, SIGKILL);  // the group: QEMU and anything it started
     kill(pid, SIGKILL);   // in case setpgid had not happened yet
@@ -44,7 +47,8 @@ void kill_group(pid_t pid) {
 
 ProcessResult run_process(const std::vector<std::string> &argv, const std::string &cwd, const std::string &stdout_path,
                           const std::string &stderr_path, std::chrono::steady_clock::time_point deadline,
-                          const std::atomic<bool> *cancel, size_t max_output) {
+                          const std::atomic<bool> *cancel, size_t max_output,
+                          const std::function<void()> &on_started) {
     ProcessResult r;
     // Everything the child needs is prepared before fork: between fork and
     // exec only async-signal-safe calls are allowed (other threads may hold
@@ -52,29 +56,62 @@ ProcessResult run_process(const std::vector<std::string> &argv, const std::strin
     std::vector<char *> cargv;
     for (const std::string &a : argv) cargv.push_back(const_cast<char *>(a.c_str()));
     cargv.push_back(nullptr);
+    // The child reports a failure before or at exec (the stage, the errno)
+    // on this pipe; a successful exec closes it (O_CLOEXEC) with nothing written. So
+    // once the read returns, the program is running or has failed to start.
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) {
+        r.error = std::string("pipe: ") + std::strerror(errno);
+        return r;
+    }
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) {
         r.error = std::string("fork: ") + std::strerror(errno);
+        close(report[0]);
+        close(report[1]);
         return r;
     }
     if (pid == 0) {
+        auto fail = [&](int stage) {
+            const int what[2] = {stage, errno};
+            (void)!write(report[1], what, sizeof what);
+            _exit(126);
+        };
+        close(report[0]);
         setpgid(0, 0);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(125);  // the parent is already gone
-        if (chdir(cwd.c_str()) != 0) _exit(126);
+        if (chdir(cwd.c_str()) != 0) fail(kInCwd);
         int in = open("/dev/null", O_RDONLY);
         int out = open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         int err = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (in < 0 || out < 0 || err < 0) _exit(126);
+        if (in < 0 || out < 0 || err < 0) fail(kOpenFiles);
         dup2(in, 0);
         dup2(out, 1);
         dup2(err, 2);
         execv(cargv[0], cargv.data());
-        _exit(127);
+        fail(kExec);
     }
     setpgid(pid, pid);  // also from here, so a kill right away reaches the group
+    close(report[1]);
+    int what[2] = {0, 0};  // the stage that failed and its errno
+    ssize_t n;
+    do n = read(report[0], what, sizeof what);
+    while (n < 0 && errno == EINTR);
+    close(report[0]);
+    if (n == (ssize_t)sizeof what) {
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        const std::string why = std::strerror(what[1]);
+        if (what[0] == kInCwd) r.error = "cannot enter " + cwd + ": " + why;
+        else if (what[0] == kOpenFiles) r.error = "cannot open /dev/null or its output files: " + why;
+        else r.error = "could not execute " + argv[0] + ": " + why;
+        return r;
+    }
     r.started = true;
+    if (on_started) on_started();
 
     // Watch: exit, cancellation, deadline, runaway output. Polling starts at
     // 1 ms (most runs take well under a second) and backs off to 20 ms.
@@ -102,7 +139,6 @@ ProcessResult run_process(const std::vector<std::string> &argv, const std::strin
     }
     if (WIFEXITED(status) && !killed) r.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) r.term_signal = WTERMSIG(status);
-    if (r.exit_code == 127) r.error = "could not execute " + argv[0];
     std::ifstream f(stdout_path, std::ios::binary);
     r.out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
     if (r.out.size() > max_output) r.out.resize(max_output);

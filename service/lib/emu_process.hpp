@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,10 +29,11 @@ std::string find_program(const std::string &name);
 // stderr into files (a file never refuses a write; QEMU drops console output
 // that a full pipe refuses), stdout read back into `out` at the end. The
 // child gets its own process group and dies with this process
-// (PR_SET_PDEATHSIG), so nothing outlives us.
+// (PR_SET_PDEATHSIG), so nothing outlives us. `on_started` is called once
+// the program is executing (exec succeeded), before the watch begins.
 ProcessResult run_process(const std::vector<std::string> &argv, const std::string &cwd, const std::string &stdout_path,
                           const std::string &stderr_path,
                           std::chrono::steady_clock::time_point deadline, const std::atomic<bool> *cancel,
-                          size_t max_output);
+                          size_t max_output, const std::function<void()> &on_started = {});
 
 }  // namespace tigris::host::emu

@@ -1,14 +1,11 @@
 // Every corpus plan on every board, with the reference and the accelerated
 // backend: the outputs must be the expected bytes exactly, and the two
 // backends' bytes identical. Float plans cannot run on lx106 (no float
-// kernels in that image): a clear refusal. One documented exception
-// (docs/emu.md): on Cortex-M4, newlib's single-precision-FPU libm has an
-// older expf (one ulp off now and then), so a float plan with a sigmoid
-// matches the expected values to within 1e-6 there, not bit for bit.
+// kernels in that image): a clear refusal. The float sigmoid plans check
+// that each image's expf gives glibc's bits (on Cortex-M4 that needs
+// newlib's current float math linked in; docs/emu.md).
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <cstring>
 #include <tuple>
 
 #include "emu_test_support.h"
@@ -27,18 +24,6 @@ const char *const kCases[] = {"pool_chain_v5.pattern",
                               "linebuf_s8_conv_sig_chain_v5.pattern",
                               "linebuf_s8_conv_sig_chain_v5.random"};
 const char *const kTargets[] = {"cortex-m4", "cortex-m7", "cortex-m55", "xtensa-lx106"};
-
-// Largest absolute difference between two float32 arrays of the same size.
-double max_abs_diff(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b) {
-    double worst = 0;
-    for (size_t i = 0; i + 4 <= a.size(); i += 4) {
-        float x, y;
-        std::memcpy(&x, &a[i], 4);
-        std::memcpy(&y, &b[i], 4);
-        worst = std::fmax(worst, std::fabs(static_cast<double>(x) - y));
-    }
-    return worst;
-}
 
 class EmuCorpus : public ::testing::TestWithParam<std::tuple<const char *, const char *>> {};
 
@@ -69,10 +54,7 @@ TEST_P(EmuCorpus, ReferenceAndAcceleratedGiveTheExpectedBytes) {
         if (be == emu::Backend::Accel) EXPECT_TRUE(r.kernel == "cmsis-nn" || r.kernel == "esp-nn") << r.kernel;
         const std::vector<uint8_t> expected = emu_test::corpus(c + ".expected.bin");
         ASSERT_EQ(r.outputs.size(), expected.size());
-        const bool m4_expf = target == "cortex-m4" && float_plan && plan_name.find("_sig_") != std::string::npos;
-        // Outputs are of order one; one-ulp sigmoid differences stay below 1e-7 after the last conv.
-        if (m4_expf) EXPECT_LE(max_abs_diff(r.outputs, expected), 1e-6) << "beyond the M4 libm's expf difference";
-        else EXPECT_TRUE(r.outputs == expected) << "outputs differ from " << c << ".expected.bin";
+        EXPECT_TRUE(r.outputs == expected) << "outputs differ from " << c << ".expected.bin";
         if (be == emu::Backend::Ref) ref_out = r.outputs;
         else EXPECT_TRUE(r.outputs == ref_out) << "accelerated and reference outputs differ";
         EXPECT_GT(r.fast_peak, 0u);

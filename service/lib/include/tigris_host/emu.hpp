@@ -109,6 +109,7 @@ const char *status_name(JobResult::Status s);
 // Runs one job synchronously. `cancel` is polled while QEMU runs; the QEMU
 // process is killed and reaped on timeout or cancellation, and its temporary
 // directory removed in every case.
+// `on_start` is called once QEMU is executing.
 JobResult run_job(const JobSpec &spec, const Paths &paths, std::chrono::milliseconds default_timeout,
                   const std::atomic<bool> *cancel = nullptr, const std::function<void()> &on_start = {});
 
