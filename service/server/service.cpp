@@ -223,6 +223,8 @@ public:
         return done("ListTargets", std::chrono::steady_clock::now(), list_targets_rpc(*req, resp));
     }
 
+    Activity activity() const { return {in_flight_.load(), workers_.queued()}; }
+
 private:
     // Plans kept loaded between calls (plan_cache.hpp) and what a run's
     // scratch may keep after it (run_workers.hpp); see docs/service.md.
@@ -312,6 +314,10 @@ private:
                                                               std::to_string(limits_.max_trace_events) +
                                                               " events (the server's limit); trace a smaller plan");
         if (r.stopped) {
+            // A client whose own deadline passes first cancels the call, and
+            // the server's copy of the deadline (its arrival time plus the
+            // timeout) is later by the request's transit: such a stop reads
+            // as a cancel here. The client has its DEADLINE_EXCEEDED anyway.
             if (ctx->deadline() < std::chrono::system_clock::now())
                 return Status(StatusCode::DEADLINE_EXCEEDED, "the deadline passed during the run");
             return Status(StatusCode::CANCELLED, "the client cancelled the run");
@@ -387,6 +393,7 @@ std::unique_ptr<GrpcServer> start_grpc(const std::string &address, const Limits 
     out->server = builder.BuildAndStart();
     if (!out->server || out->port == 0) throw std::runtime_error("cannot listen on " + address);
     out->service = svc;
+    out->activity = [s = svc.get()] { return s->activity(); };
     return out;
 }
 

@@ -28,10 +28,18 @@ struct Limits {
 // One line per finished request: method, status code name, milliseconds, detail.
 using LogFn = std::function<void(const std::string &line)>;
 
+// What the server is doing now: calls holding an admission (max concurrent
+// runs) and, of those, runs waiting for a run slot (max parallel runs).
+struct Activity {
+    int admitted = 0;
+    size_t waiting = 0;
+};
+
 struct GrpcServer {
     std::unique_ptr<grpc::Server> server;
     int port = 0;  // the port bound (useful with port 0)
     std::shared_ptr<void> service;  // keeps the service object alive with the server
+    std::function<Activity()> activity;
     ~GrpcServer();
     // Stops accepting calls and waits up to grace_ms for calls in flight.
     void shutdown(int grace_ms);
