@@ -15,9 +15,11 @@
 # plugin headers: the same code a complete lx106 libgcc has (the routines
 # libgcc.a does have assemble to identical instructions this way).
 #
-# Integer: libgcc_fill.c (hand-written; it came first and already holds the
-# 64-bit routines, which are C in libgcc2.c and need GCC's whole build
-# configuration to compile).
+# Integer: libgcc_fill.c, hand-written. The 64-bit routines are C in GCC's
+# libgcc2.c, which needs GCC's whole build configuration to compile.
+# lib1funcs.S also has the 32-bit division and __umulsidi3; the fill's
+# versions came first and stay, as the lx106 instruction counts in
+# docs/emu.md and docs/kernels-xtensa.md were measured with them.
 set(_lx106_dir ${CMAKE_CURRENT_LIST_DIR})
 
 # lib1funcs.S objects that libgcc.a lacks and that assemble to code on this
@@ -50,6 +52,11 @@ if(NOT _gcc_dir)
   if(EXISTS ${_gcc_stamp})
     file(READ ${_gcc_stamp} _gcc_have)
   endif()
+  foreach(f ${_gcc_files})
+    if(NOT EXISTS ${_gcc_dir}/libgcc/config/xtensa/${f})
+      set(_gcc_have "")
+    endif()
+  endforeach()
   if(NOT _gcc_have STREQUAL "${_gcc_tarname} ${_gcc_files}")
     message(STATUS "emu: libgcc/config/xtensa from ${_gcc_tarname}")
     set(_gcc_patterns ${_gcc_files})
