@@ -23,8 +23,10 @@ PACKAGES=(
   python3-grpcio python3-protobuf
   # Cortex-M firmware and its emulator
   gcc-arm-none-eabi libnewlib-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm
-  # Xtensa lx106 firmware and its emulator (qemu-system-misc has qemu-system-xtensa)
-  gcc-xtensa-lx106 binutils-xtensa-lx106 picolibc-xtensa-lx106-elf qemu-system-misc
+  # Xtensa lx106 firmware and its emulator (qemu-system-misc has qemu-system-xtensa);
+  # gcc-12-source: GCC's Xtensa soft-float, which Debian's lx106 libgcc leaves out
+  # (emu/boards/sim-lx106/libgcc.cmake)
+  gcc-xtensa-lx106 binutils-xtensa-lx106 picolibc-xtensa-lx106-elf qemu-system-misc gcc-12-source
   # WebAssembly viewer and its headless browser tests
   emscripten chromium chromium-driver
 )

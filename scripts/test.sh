@@ -110,19 +110,24 @@ if [ "${TIGRIS_SKIP_SETUP:-0}" != 1 ]; then
   }
 fi
 
-# lx106_helpers OBJDIR: Debian's lx106 libgcc has no 64-bit division and no
-# soft-float arithmetic, so a static library that compiles cleanly can still
-# never link into firmware. Name each object that needs a missing helper.
+# lx106_helpers BUILD_DIR: Debian's lx106 libgcc lacks routines the ESP8266
+# ROM supplies (soft-float, 32-bit and 64-bit division, ...); the lx106 images
+# add them (tigris_lx106_libgcc, emu/boards/sim-lx106/libgcc.cmake). A core
+# object needing a helper that neither defines would build cleanly and still
+# fail to link into firmware once something pulls it in. Name each.
 lx106_helpers() {
-  local objdir="$1" bad=0 obj syms
-  local missing='^__(u?divdi3|u?moddi3|(add|sub|mul)[sd]f3|divdf3|float(un)?[sd]i[sd]f|fix(uns)?[sd]f[sd]i|extendsfdf2|truncdfsf2)$'
+  local dir="$1" bad=0 obj syms have
+  have=$({
+    xtensa-lx106-elf-nm -g --defined-only "$(xtensa-lx106-elf-gcc -print-libgcc-file-name)" 2>/dev/null
+    find "$dir/emu/CMakeFiles/tigris_lx106_libgcc.dir" -name '*.obj' -exec xtensa-lx106-elf-nm -g --defined-only {} + 2>/dev/null
+  } | awk 'NF == 3 {print $3}' | sort -u)
   while read -r obj; do
-    syms=$(xtensa-lx106-elf-nm -u "$obj" | awk '{print $2}' | grep -E "$missing" | tr '\n' ' ')
+    syms=$(xtensa-lx106-elf-nm -u "$obj" | awk '$2 ~ /^__/ {print $2}' | sort -u | comm -23 - <(echo "$have") | tr '\n' ' ')
     if [ -n "$syms" ]; then
-      echo "${obj#"$objdir"/}: $syms"
+      echo "${obj#"$dir"/}: $syms"
       bad=1
     fi
-  done < <(find "$objdir" -name '*.obj' | sort)
+  done < <(find "$dir/core/CMakeFiles/tigris_core.dir" -name '*.obj' | sort)
   return $bad
 }
 
@@ -135,7 +140,7 @@ cross_build() {
   echo "-- $preset"
   if configure_and_build "$preset"; then
     if [ "$preset" = xtensa-lx106 ]; then
-      check lx106-no-missing-libgcc-helpers lx106_helpers "$BUILD_ROOT/$preset/core/CMakeFiles/tigris_core.dir"
+      check lx106-no-missing-libgcc-helpers lx106_helpers "$BUILD_ROOT/$preset"
     fi
     # Firmware and wasm builds may register emulator or node tests.
     if [ -f "$BUILD_ROOT/$preset/CTestTestfile.cmake" ]; then

@@ -1,6 +1,6 @@
 # Xtensa lx106 cross build with Debian's gcc-xtensa-lx106 and picolibc.
-# Its libgcc has no soft-float helpers: float kernels are left out
-# (TIGRIS_ENABLE_F32=OFF in the preset).
+# Its libgcc lacks the soft-float and integer routines the ESP8266 ROM
+# supplies on real parts: the images add them (emu/boards/sim-lx106/libgcc.cmake).
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR xtensa)
 set(CMAKE_C_COMPILER xtensa-lx106-elf-gcc)

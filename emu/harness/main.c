@@ -192,8 +192,9 @@ int emu_main(void) {
         kernel = s8 ? tigris_dispatch_kernel_s8 : tigris_dispatch_kernel;
         kname = s8 ? "s8" : "f32";
 #else
-        /* No float kernels in this image (lx106): the loader has already
-         * refused float plans with TIGRIS_ERR_KERNEL_DISABLED. */
+        /* A core configured without float kernels (TIGRIS_ENABLE_F32=OFF):
+         * the loader has already refused float plans with
+         * TIGRIS_ERR_KERNEL_DISABLED. */
         (void)s8;
         kernel = tigris_dispatch_kernel_s8;
         kname = "s8";

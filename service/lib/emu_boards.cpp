@@ -21,13 +21,13 @@ namespace tigris::host::emu {
 const std::vector<Board> &boards() {
     static const std::vector<Board> table = {
         {"cortex-m4", "mps2-an386", "Cortex-M4 (DSP, FPU)", "qemu-system-arm", {"-M", "mps2-an386"}, "cortex-m4",
-         0x21000000u, 16u << 20, 4u << 20, true, 40.0},
+         0x21000000u, 16u << 20, 4u << 20, 40.0},
         {"cortex-m7", "mps2-an500", "Cortex-M7 (DSP, FPU)", "qemu-system-arm", {"-M", "mps2-an500"}, "cortex-m7",
-         0x60000000u, 16u << 20, 4u << 20, true, 40.0},
+         0x60000000u, 16u << 20, 4u << 20, 40.0},
         {"cortex-m55", "mps3-an547", "Cortex-M55 (MVE/Helium, FPU)", "qemu-system-arm", {"-M", "mps3-an547"},
-         "cortex-m55", 0x60000000u, 16u << 20, 512u << 10, true, 31.25},
+         "cortex-m55", 0x60000000u, 16u << 20, 512u << 10, 31.25},
         {"xtensa-lx106", "sim-lx106", "Xtensa lx106 (no FPU)", "qemu-system-xtensa", {"-M", "sim", "-cpu", "lx106"},
-         "xtensa-lx106", 0x60000000u, 16u << 20, 512u << 10, false, 25.0},
+         "xtensa-lx106", 0x60000000u, 16u << 20, 512u << 10, 25.0},
     };
     return table;
 }

@@ -68,9 +68,6 @@ struct TempDir {
 std::string refusal_message(const Board &b, const JobResult &r) {
     const std::string where = b.target + " (" + b.board + ")";
     if (r.error_kind == "memory") return "the plan does not fit " + where + ": " + r.error;
-    if (r.error_kind == "plan" && r.error_code == -13 && !b.float_kernels)
-        return "the " + b.target + " image has no float32 kernels (no FPU, and Debian's lx106 libgcc has no "
-               "soft-float), and this plan needs them";
     if (r.error_kind == "plan") return "the " + where + " image refuses the plan: " + r.error;
     if (r.error_kind == "no-accel") return "no accelerated backend in the " + where + " image: " + r.error;
     return where + ": " + r.error_kind + ": " + r.error;

@@ -1,6 +1,7 @@
 // What goes wrong on a board is reported, never hangs and never leaves a
 // QEMU behind: a hung image is killed at its timeout, a faulting image
-// reports the faulting PC, a plan too big for a board says so.
+// reports the faulting PC, a plan too big for a board or refused by its
+// loader says so.
 #include <gtest/gtest.h>
 
 #include "emu_test_support.h"
@@ -88,6 +89,21 @@ TEST(EmuLimits, PlanBeyondTheLoadRegionIsRefusedBeforeQemuStarts) {
     EXPECT_EQ(r.status, Status::Refused);
     EXPECT_NE(r.error.find("load region"), std::string::npos) << r.error;
     EXPECT_TRUE(r.report.empty());
+}
+
+// The host sends a plan as it is; the image's loader is what refuses a bad
+// one, and the refusal names the board and the loader's reason.
+TEST(EmuLimits, PlanTheImageRefusesIsAClearError) {
+    EMU_REQUIRE("xtensa-lx106");
+    emu::JobSpec s;
+    s.target = "xtensa-lx106";
+    s.plan = emu_test::big_relu_plan();
+    s.plan[0] ^= 0xFF;  // not the plan magic
+    s.op_counts = false;
+    emu::JobResult r = emu::run_job(s, emu_test::paths_without_counts(), std::chrono::seconds(30));
+    EXPECT_EQ(r.status, Status::Refused) << r.error << "\n" << r.report;
+    EXPECT_EQ(r.error_kind, "plan");
+    EXPECT_NE(r.error.find("xtensa-lx106 (sim-lx106) image refuses the plan"), std::string::npos) << r.error;
 }
 
 TEST(EmuLimits, MissingImageOrUnknownTargetIsUnavailable) {

@@ -32,7 +32,6 @@ struct Board {
     std::string preset;                     // build tree holding the image
     uint32_t load_base = 0, load_size = 0;  // descriptor, plan, inputs, scratch
     uint32_t fast_ram = 0;                  // bytes of fast RAM (arena, stack, data)
-    bool float_kernels = true;              // false: the image has no float32 kernels
     double ns_per_tick = 0;                 // cycle timer (SysTick / CCOUNT) period in virtual ns
 };
 
