@@ -2,6 +2,8 @@
 // [--web DIR] [limits...]`: the gRPC service and the viewer's static files,
 // both on loopback by default. One log line per request on stderr; SIGINT or
 // SIGTERM stops accepting calls and drains the ones in flight.
+#include <malloc.h>
+
 #include <csignal>
 #include <iostream>
 #include <mutex>
@@ -34,6 +36,14 @@ bool split_host_port(const std::string &s, std::string &host, int &port) {
 }
 
 int run(const Options &opt) {
+    // glibc hands freed memory back to the kernel eagerly (heap trimming,
+    // mmap for blocks over 128 KiB), and gRPC's buffers and messages come and
+    // go with every call: under load that was a page fault or two per call,
+    // dear on a virtual machine. Keep up to 64 MiB of free heap instead
+    // (docs/service.md; the load test's RSS bounds cover it).
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    mallopt(M_TOP_PAD, 16 << 20);
+    mallopt(M_MMAP_THRESHOLD, 4 << 20);
     std::mutex log_mu;
     const server::LogFn log = [&log_mu](const std::string &line) {
         std::lock_guard<std::mutex> lock(log_mu);

@@ -18,31 +18,48 @@ bool same_bytes(host::Bytes a, host::Bytes b) {
 
 }  // namespace
 
-std::shared_ptr<const host::LoadedPlan> PlanCache::get(host::Bytes bytes, host::RunResult *refusal) {
+std::shared_ptr<const host::LoadedPlan> PlanCache::find(host::Bytes bytes, double *last_run_ms) {
     const uint64_t h = hash_of(bytes);
     std::shared_ptr<const host::LoadedPlan> found;
+    double ms = -1;
     {
         std::lock_guard<std::mutex> lock(mu_);
         for (auto it = lru_.begin(); it != lru_.end(); ++it)
             if (it->hash == h && it->plan->bytes().size() == bytes.size()) {
                 lru_.splice(lru_.begin(), lru_, it);
                 found = it->plan;
+                ms = it->last_run_ms;
                 break;
             }
     }
     // Compared outside the lock: a large plan must not hold up other calls.
-    if (found && same_bytes(found->bytes(), bytes)) {
-        std::lock_guard<std::mutex> lock(mu_);
-        ++hits_;
-        return found;
-    }
+    if (!found || !same_bytes(found->bytes(), bytes)) return nullptr;  // a miss, or a hash collision
+    std::lock_guard<std::mutex> lock(mu_);
+    ++hits_;
+    if (last_run_ms) *last_run_ms = ms;
+    return found;
+}
+
+void PlanCache::note_run(const host::LoadedPlan *plan, double cpu_ms) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (Entry &e : lru_)
+        if (e.plan.get() == plan) {
+            e.last_run_ms = cpu_ms;
+            return;
+        }
+}
+
+std::shared_ptr<const host::LoadedPlan> PlanCache::get(host::Bytes bytes, host::RunResult *refusal) {
+    if (auto hit = find(bytes)) return hit;
+    const uint64_t h = hash_of(bytes);
     auto plan = host::LoadedPlan::load(bytes, refusal);
     std::lock_guard<std::mutex> lock(mu_);
     ++misses_;
-    if (!plan || found || bytes.size() > max_bytes_ || max_plans_ == 0) return plan;  // found: a hash collision
-    // Another call may have loaded the same bytes meanwhile: keep one entry.
+    if (!plan || bytes.size() > max_bytes_ || max_plans_ == 0) return plan;
+    // Another call may have loaded the same bytes meanwhile (keep one entry),
+    // or other bytes with the same hash are cached (keep those).
     for (const Entry &e : lru_)
-        if (e.hash == h && same_bytes(e.plan->bytes(), bytes)) return plan;
+        if (e.hash == h) return plan;
     lru_.push_front({h, plan});
     bytes_ += bytes.size();
     while (lru_.size() > max_plans_ || bytes_ > max_bytes_) {

@@ -137,15 +137,23 @@ public:
             reactor->Finish(done("Run", t0, busy()));
             return reactor;
         }
-        workers_.submit([this, ctx, req, resp, reactor, t0, slot](host::RunScratch &scratch) mutable {
-            const double c0 = thread_cpu_ms();
-            host::RunResult r;
-            Status st = execute(ctx, *req, false, r, resp, scratch);
-            if (st.ok()) fill_run(r, resp);
-            st = done("Run", t0, st, thread_cpu_ms() - c0);
-            slot.reset();  // free before the client hears back, so its next call is admitted
-            reactor->Finish(st);
-        });
+        // A plan already cached whose last run was short runs on this gRPC
+        // thread (run_workers.hpp); anything else goes to a worker.
+        const std::string &pb = req->plan();
+        double last_ms = -1;
+        auto plan = plans_.find({reinterpret_cast<const uint8_t *>(pb.data()), pb.size()}, &last_ms);
+        const bool short_run = plan && last_ms >= 0 && last_ms < kShortRunMs;
+        workers_.submit(
+            [this, ctx, req, resp, reactor, t0, slot, plan](host::RunScratch &scratch) mutable {
+                const double c0 = thread_cpu_ms();
+                host::RunResult r;
+                Status st = execute(ctx, *req, false, r, resp, scratch, std::move(plan));
+                if (st.ok()) fill_run(r, resp);
+                st = done("Run", t0, st, thread_cpu_ms() - c0);
+                slot.reset();  // free before the client hears back, so its next call is admitted
+                reactor->Finish(st);
+            },
+            short_run);
         return reactor;
     }
 
@@ -238,6 +246,9 @@ private:
     // scratch may keep after it (run_workers.hpp); see docs/service.md.
     static constexpr size_t kCachedPlans = 16, kCachedPlanBytes = 64u << 20;
     static constexpr size_t kScratchKeepBytes = 64u << 20;
+    // Runs up to this long (the plan's last run, CPU) execute on the gRPC
+    // thread that received them; see run_workers.hpp and docs/service.md.
+    static constexpr double kShortRunMs = 5.0;
 
     Limits limits_;
     LogFn log_;
@@ -283,7 +294,8 @@ private:
     // straight into its outputs fields. The host library checks each input
     // by size, naming the input, as the CLI does.
     Status execute(grpc::ServerContextBase *ctx, const v1::RunRequest &req, bool trace, host::RunResult &r,
-                   v1::RunResponse *direct, host::RunScratch &scratch) {
+                   v1::RunResponse *direct, host::RunScratch &scratch,
+                   std::shared_ptr<const host::LoadedPlan> plan = nullptr) {
         // The call may have waited for a worker: do no work for a deadline
         // that has passed (gRPC then reports the call cancelled too, so the
         // deadline is looked at first) or a client that is gone.
@@ -291,7 +303,7 @@ private:
             return Status(StatusCode::DEADLINE_EXCEEDED, "the deadline passed before the run could start");
         if (ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "the client cancelled the run");
         const std::string &pb = req.plan();
-        auto plan = plans_.get({reinterpret_cast<const uint8_t *>(pb.data()), pb.size()}, &r);
+        if (!plan) plan = plans_.get({reinterpret_cast<const uint8_t *>(pb.data()), pb.size()}, &r);
         if (!plan) return run_status(ctx, r);
         std::vector<host::Bytes> inputs;
         inputs.reserve(req.inputs_size());
@@ -315,7 +327,9 @@ private:
                 s->resize(n);
                 return reinterpret_cast<uint8_t *>(s->data());
             };
+        const double c0 = thread_cpu_ms();
         r = host::run_loaded(*plan, inputs, opt, scratch);
+        if (!trace) plans_.note_run(plan.get(), thread_cpu_ms() - c0);
         if (r.ok()) return Status::OK;
         return run_status(ctx, r);
     }

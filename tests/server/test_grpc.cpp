@@ -49,14 +49,14 @@ struct Fixture {
 
 // x[1,96,96,16] -> 8 float 3x3 convs: milliseconds per kernel, so a run is
 // long enough to be stopped between kernel calls.
-std::vector<uint8_t> slow_plan() {
+std::vector<uint8_t> slow_plan(int convs = 8) {
     PlanBuilder b(11);
     b.model_name = "slow_convs";
     uint16_t prev = b.add_tensor("x", TIGRIS_DTYPE_FLOAT32, {1, 96, 96, 16}, TIGRIS_TENSOR_MODEL_INPUT);
     std::vector<float> w(16 * 3 * 3 * 16, 0.01f);
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < convs; ++i) {
         uint16_t y = b.add_tensor("c" + std::to_string(i), TIGRIS_DTYPE_FLOAT32, {1, 96, 96, 16},
-                                  i == 7 ? TIGRIS_TENSOR_MODEL_OUTPUT : 0);
+                                  i == convs - 1 ? TIGRIS_TENSOR_MODEL_OUTPUT : 0);
         uint16_t op = b.add_op(TIGRIS_OP_CONV, {prev}, {y}, "conv" + std::to_string(i));
         b.ops[op].spatial = PlanBuilder::conv_spatial(3, 1, 1);
         b.ops[op].weight = b.add_float_weight("w" + std::to_string(i), w);
@@ -377,6 +377,74 @@ TEST(Grpc, AdmittedRunsBeyondTheWorkersWaitTheirTurn) {
     size_t ok = 0;
     for (const auto &l : f.lines()) ok += l.find("rpc=Run status=OK") != std::string::npos;
     EXPECT_EQ(ok, 5u) << all;  // the three timing runs, the first and the third
+}
+
+// Every run slot busy with a long run: the server still answers at once.
+// A call beyond the admission limit is refused, health answers, and a
+// client that cancels its long run has it stopped, each in a small part of
+// the long run's time, whichever threads the runs execute on.
+TEST(Grpc, BusyRunSlotsLeaveTheServerResponsive) {
+    tigris::server::Limits lim;
+    lim.max_concurrent_runs = 2;
+    lim.max_parallel_runs = 2;
+    Fixture f(lim);
+    v1::RunRequest slow;
+    slow.set_plan(str(slow_plan()));
+    slow.add_inputs(std::string(96 * 96 * 16 * 4, '\0'));
+    const int64_t t_us = slow_run_us(*f.stub, slow);
+    ASSERT_GT(t_us, 0);
+    v1::RunRequest longer = slow;
+    longer.set_plan(str(slow_plan(64)));  // about 8 T
+    const double long_ms = 8.0 * t_us / 1000, prompt_ms = std::max(100.0, long_ms / 8);
+
+    grpc::ClientContext cancelled_ctx;
+    grpc::Status kept, cancelled;
+    std::thread a([&] {
+        v1::RunResponse r;
+        grpc::ClientContext c;
+        kept = f.stub->Run(&c, longer, &r);
+    });
+    std::thread b([&] {
+        v1::RunResponse r;
+        cancelled = f.stub->Run(&cancelled_ctx, longer, &r);
+    });
+    ASSERT_TRUE(wait_until(f, [](const tigris::server::Activity &x) { return x.admitted == 2; }));
+
+    auto timed = [](auto &&call) {
+        const auto t0 = std::chrono::steady_clock::now();
+        call();
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    };
+    grpc::Status refused;
+    const double refuse_ms = timed([&] {
+        v1::RunResponse r;
+        grpc::ClientContext c;
+        refused = f.stub->Run(&c, slow, &r);
+    });
+    EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+    EXPECT_LT(refuse_ms, prompt_ms);
+
+    grpc::health::v1::HealthCheckResponse health;
+    const double health_ms = timed([&] {
+        auto stub = grpc::health::v1::Health::NewStub(f.ch);
+        grpc::ClientContext c;
+        grpc::health::v1::HealthCheckRequest req;
+        EXPECT_TRUE(stub->Check(&c, req, &health).ok());
+    });
+    EXPECT_EQ(health.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+    EXPECT_LT(health_ms, prompt_ms);
+
+    const auto t_cancel = std::chrono::steady_clock::now();
+    cancelled_ctx.TryCancel();
+    std::string all;
+    EXPECT_TRUE(wait_for_log(f, "rpc=Run status=CANCELLED", &all)) << all;
+    const double stop_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_cancel).count();
+    EXPECT_LT(stop_ms, prompt_ms) << all;
+    a.join();
+    b.join();
+    EXPECT_TRUE(kept.ok()) << kept.error_message();
+    EXPECT_EQ(cancelled.error_code(), grpc::StatusCode::CANCELLED);
 }
 
 TEST(Grpc, ClientLeavingMidStreamEndsTheCall) {

@@ -174,4 +174,96 @@ TEST(RunWorkers, RunAndWaitReturnsAfterTheJobAndBigBuffersAreFreedAfterIt) {
     EXPECT_EQ(w.bytes_held(), 1024u);
 }
 
+// Short jobs run on the thread that submits them when a slot is free;
+// other jobs never do, so a gRPC thread is never held by a long run.
+TEST(RunWorkers, ShortJobsRunWhereTheyAreSubmittedLongOnesOnAWorker) {
+    tigris::server::RunWorkers w(1, 1 << 20);
+    const auto me = std::this_thread::get_id();
+    std::thread::id short_on, long_on;
+    w.submit([&](RunScratch &) { short_on = std::this_thread::get_id(); }, true);
+    EXPECT_EQ(short_on, me);  // already run when submit returns
+    w.run_and_wait([&](RunScratch &) { long_on = std::this_thread::get_id(); });
+    EXPECT_NE(long_on, me);
+    std::atomic<bool> ran{false};
+    w.submit([&](RunScratch &) { ran = true; });  // long: returns at once, a worker runs it
+    for (int i = 0; i < 1000 && !ran; ++i) std::this_thread::sleep_for(1ms);
+    EXPECT_TRUE(ran);
+}
+
+// With the only slot held by a short job, the short jobs submitted meanwhile
+// queue and are run, in arrival order, by the thread holding the slot; a
+// long job behind them stops that thread and goes to a worker.
+TEST(RunWorkers, TheSlotHolderRunsTheShortJobsQueuedBehindIt) {
+    tigris::server::RunWorkers w(1, 1 << 20);
+    std::atomic<bool> holding{false}, release{false};
+    std::vector<int> order;
+    std::thread::id holder_id, long_on;
+    std::atomic<bool> long_ran{false};
+    std::vector<std::thread::id> short_on(4);
+    std::thread holder([&] {
+        holder_id = std::this_thread::get_id();
+        w.submit(
+            [&](RunScratch &) {
+                holding = true;
+                while (!release) std::this_thread::sleep_for(1ms);
+            },
+            true);
+    });
+    while (!holding) std::this_thread::sleep_for(1ms);
+    for (int i = 0; i < 4; ++i)
+        w.submit(
+            [&, i](RunScratch &) {
+                order.push_back(i);
+                short_on[i] = std::this_thread::get_id();
+            },
+            true);
+    w.submit([&](RunScratch &) {
+        long_on = std::this_thread::get_id();
+        long_ran = true;
+    });
+    EXPECT_EQ(w.queued(), 5u);
+    release = true;
+    holder.join();  // returns once it has run the four short jobs
+    EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3}));
+    for (const auto &id : short_on) EXPECT_EQ(id, holder_id);
+    for (int i = 0; i < 1000 && !long_ran; ++i) std::this_thread::sleep_for(1ms);
+    ASSERT_TRUE(long_ran);
+    EXPECT_NE(long_on, holder_id);
+}
+
+// A short job queued while a worker holds the slot, with no call arriving
+// afterwards to run it: a worker runs it (nothing waits forever).
+TEST(RunWorkers, AQueuedShortJobNobodyTakesIsRunByAWorker) {
+    tigris::server::RunWorkers w(1, 1 << 20);
+    std::atomic<bool> holding{false}, release{false}, ran{false};
+    w.submit([&](RunScratch &) {  // long: on a worker
+        holding = true;
+        while (!release) std::this_thread::sleep_for(1ms);
+    });
+    while (!holding) std::this_thread::sleep_for(1ms);
+    w.submit([&](RunScratch &) { ran = true; }, true);  // no free slot: queued
+    release = true;
+    for (int i = 0; i < 1000 && !ran; ++i) std::this_thread::sleep_for(1ms);
+    EXPECT_TRUE(ran);
+}
+
+// find() answers only for cached bytes, and carries the last run's time.
+TEST(PlanCache, FindReportsTheLastRunOfACachedPlan) {
+    tigris::server::PlanCache cache(4, 1 << 20);
+    const auto a = PlanBuilder::float_conv(11).build();
+    const Bytes ab{a.data(), a.size()};
+    double ms = 0;
+    EXPECT_EQ(cache.find(ab, &ms), nullptr);
+    const auto p = cache.get(ab, nullptr);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(cache.find(ab, &ms), p);
+    EXPECT_LT(ms, 0);  // not run yet
+    cache.note_run(p.get(), 2.5);
+    EXPECT_EQ(cache.find(ab, &ms), p);
+    EXPECT_DOUBLE_EQ(ms, 2.5);
+    auto other = a;
+    other.back() ^= 1;
+    EXPECT_EQ(cache.find({other.data(), other.size()}, &ms), nullptr);
+}
+
 }  // namespace

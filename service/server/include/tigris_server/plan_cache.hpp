@@ -26,6 +26,13 @@ public:
     // loaded before, else loaded now (and kept when it fits). nullptr when the
     // loader refuses them; then *refusal says why (refusals are not kept).
     std::shared_ptr<const host::LoadedPlan> get(host::Bytes bytes, host::RunResult *refusal);
+    // The cached plan for `bytes`, or nullptr (nothing is loaded). With it,
+    // *last_run_ms: the CPU milliseconds of its last run (note_run), or a
+    // negative number when it has not run yet.
+    std::shared_ptr<const host::LoadedPlan> find(host::Bytes bytes, double *last_run_ms = nullptr);
+    // Records a run of a cached plan (for find's last_run_ms); plans not in
+    // the cache are ignored.
+    void note_run(const host::LoadedPlan *plan, double cpu_ms);
 
     struct Counts {
         uint64_t hits = 0, misses = 0;
@@ -37,6 +44,7 @@ private:
     struct Entry {
         uint64_t hash;
         std::shared_ptr<const host::LoadedPlan> plan;
+        double last_run_ms = -1;
     };
     const size_t max_plans_, max_bytes_;
     mutable std::mutex mu_;
