@@ -66,6 +66,14 @@ std::vector<uint8_t> slow_plan(int convs = 8) {
     return b.build();
 }
 
+// A Run of the slow plan (with `convs` convs) on zeros.
+v1::RunRequest slow_request(int convs = 8) {
+    v1::RunRequest r;
+    r.set_plan(str(slow_plan(convs)));
+    r.add_inputs(std::string(96 * 96 * 16 * 4, '\0'));
+    return r;
+}
+
 // The slow plan's run time on this machine now, in microseconds: the
 // fastest of three warm runs, so a test's waits scale with the machine's
 // speed and load, and a run is not shorter than this by surprise.
@@ -260,9 +268,7 @@ TEST(Grpc, ExcessConcurrentRunsAreRefusedNotQueued) {
     tigris::server::Limits lim;
     lim.max_concurrent_runs = 1;
     Fixture f(lim);
-    v1::RunRequest slow;
-    slow.set_plan(str(slow_plan()));
-    slow.add_inputs(std::string(96 * 96 * 16 * 4, '\0'));
+    const v1::RunRequest slow = slow_request();
     std::thread first([&] {
         v1::RunResponse r;
         grpc::ClientContext c;
@@ -295,9 +301,7 @@ bool wait_for_log(Fixture &f, const std::string &what, std::string *all, int tim
 
 TEST(Grpc, OneMillisecondDeadlineAnswersDeadlineExceeded) {
     Fixture f;
-    v1::RunRequest slow;
-    slow.set_plan(str(slow_plan()));
-    slow.add_inputs(std::string(96 * 96 * 16 * 4, '\0'));
+    const v1::RunRequest slow = slow_request();
     v1::RunResponse r;
     grpc::ClientContext c;
     c.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(1));
@@ -310,9 +314,7 @@ TEST(Grpc, OneMillisecondDeadlineAnswersDeadlineExceeded) {
 // the next kernel call instead of finishing it.
 TEST(Grpc, DeadlineStopsTheRunBetweenKernelCalls) {
     Fixture f;
-    v1::RunRequest slow;
-    slow.set_plan(str(slow_plan()));
-    slow.add_inputs(std::string(96 * 96 * 16 * 4, '\0'));
+    const v1::RunRequest slow = slow_request();
     v1::RunResponse whole;
     {
         grpc::ClientContext c;
@@ -343,9 +345,7 @@ TEST(Grpc, AdmittedRunsBeyondTheWorkersWaitTheirTurn) {
     lim.max_concurrent_runs = 3;
     lim.max_parallel_runs = 1;
     Fixture f(lim);
-    v1::RunRequest slow;
-    slow.set_plan(str(slow_plan()));
-    slow.add_inputs(std::string(96 * 96 * 16 * 4, '\0'));
+    const v1::RunRequest slow = slow_request();
     // The first call holds the one worker for about T (the slow plan's run
     // time here); the second arrives right after it is admitted, waits, and
     // its deadline (T/2) passes before the worker is free; the third waits
@@ -388,13 +388,10 @@ TEST(Grpc, BusyRunSlotsLeaveTheServerResponsive) {
     lim.max_concurrent_runs = 2;
     lim.max_parallel_runs = 2;
     Fixture f(lim);
-    v1::RunRequest slow;
-    slow.set_plan(str(slow_plan()));
-    slow.add_inputs(std::string(96 * 96 * 16 * 4, '\0'));
+    const v1::RunRequest slow = slow_request();
     const int64_t t_us = slow_run_us(*f.stub, slow);
     ASSERT_GT(t_us, 0);
-    v1::RunRequest longer = slow;
-    longer.set_plan(str(slow_plan(64)));  // about 8 T
+    const v1::RunRequest longer = slow_request(64);  // about 8 T
     const double long_ms = 8.0 * t_us / 1000, prompt_ms = std::max(100.0, long_ms / 8);
 
     grpc::ClientContext cancelled_ctx;
