@@ -162,6 +162,31 @@ typedef struct {
     int32_t in_rows, out_rows; /* rows of one batch in the buffers */
 } tk_geom_t;
 
+
+/* FullyConnected's shape, the same for every backend: a rank >= 2 output is
+ * [nb, oc, ...], a rank 1 output one row of oc; the input holds nb rows of
+ * ic; a row band (mem's tile, when mem is given) computes its first out_h
+ * rows. 0 on success, -1 on a shape FullyConnected cannot take. */
+static inline int tk_fc_geom(const tk_view_t *iv, const tk_view_t *ov, const tigris_mem_t *mem, int32_t *nb,
+                             int32_t *ic, int32_t *oc) {
+    if (ov->rank >= 2) {
+        *nb = ov->dim[0];
+        *oc = ov->dim[1];
+    } else if (ov->rank == 1) {
+        *nb = 1;
+        *oc = ov->dim[0];
+    } else {
+        return -1;
+    }
+    if (iv->numel % (uint32_t)*nb) return -1;
+    *ic = (int32_t)(iv->numel / (uint32_t)*nb);
+    if (mem && mem->tile.active && mem->tile.row_tiled) {
+        if (mem->tile.out_h <= 0 || mem->tile.out_h > *nb) return -1;
+        *nb = mem->tile.out_h;
+    }
+    return 0;
+}
+
 /* Geometry of a windowed op between rank-4 tensors in_v and out_v. With no
  * active tile the plan's shapes and pads describe the whole tensors; under a
  * tile the band extents, effective pads and roll offsets come from mem->tile

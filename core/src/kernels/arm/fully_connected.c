@@ -34,21 +34,7 @@ static int fc_args(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_
     int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
     if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return TA_FALLBACK;
     if (iv.t->dtype != TIGRIS_DTYPE_INT8 || ov.t->dtype != TIGRIS_DTYPE_INT8) return TA_FALLBACK;
-    if (ov.rank >= 2) {
-        a->nb = ov.dim[0];
-        a->oc = ov.dim[1];
-    } else if (ov.rank == 1) {
-        a->nb = 1;
-        a->oc = ov.dim[0];
-    } else {
-        return TA_FALLBACK;
-    }
-    if (iv.numel % (uint32_t)a->nb) return TA_FALLBACK;
-    a->ic = (int32_t)(iv.numel / (uint32_t)a->nb);
-    if (mem->tile.active && mem->tile.row_tiled) {
-        if (mem->tile.out_h <= 0 || mem->tile.out_h > a->nb) return TA_FALLBACK;
-        a->nb = mem->tile.out_h;
-    }
+    if (tk_fc_geom(&iv, &ov, mem, &a->nb, &a->ic, &a->oc)) return TA_FALLBACK;
     uint64_t wcount = (uint64_t)a->oc * (uint64_t)a->ic;
     if (wcount > 0x7FFFFFFFu) return TA_FALLBACK;
     a->w = (const int8_t *)tk_weight(plan, op->weight_idx, (uint32_t)wcount);
@@ -323,7 +309,7 @@ int ta_fully_connected(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
 uint32_t ta_fully_connected_scratch(const tigris_plan_t *plan, const tigris_op_t *op) {
     tk_view_t iv, ov;
     if (tk_view(plan, tk_in_idx(plan, op, 0), &iv) || tk_view(plan, tk_out_idx(plan, op, 0), &ov)) return 0;
-    int32_t nb = ov.rank >= 2 ? ov.dim[0] : 1;
-    if (ov.rank < 1 || nb <= 0 || iv.numel % (uint32_t)nb) return 0;
-    return ta_round16(fc_scratch_bytes((int32_t)(iv.numel / (uint32_t)nb), ov.rank >= 2 ? ov.dim[1] : ov.dim[0]));
+    int32_t nb, ic, oc;
+    if (tk_fc_geom(&iv, &ov, NULL, &nb, &ic, &oc)) return 0;
+    return ta_round16(fc_scratch_bytes(ic, oc));
 }

@@ -187,22 +187,8 @@ int tk_s8_fully_connected(const tigris_plan_t *plan, const tigris_op_t *op, uint
     int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
     if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
     if (iv.t->dtype != TIGRIS_DTYPE_INT8 || ov.t->dtype != TIGRIS_DTYPE_INT8) return -1;
-    int32_t nb, oc;
-    if (ov.rank >= 2) {
-        nb = ov.dim[0];
-        oc = ov.dim[1];
-    } else if (ov.rank == 1) {
-        nb = 1;
-        oc = ov.dim[0];
-    } else {
-        return -1;
-    }
-    if (iv.numel % (uint32_t)nb) return -1;
-    int32_t ic = (int32_t)(iv.numel / (uint32_t)nb);
-    if (mem->tile.active && mem->tile.row_tiled) {
-        if (mem->tile.out_h <= 0 || mem->tile.out_h > nb) return -1;
-        nb = mem->tile.out_h;
-    }
+    int32_t nb, ic, oc;
+    if (tk_fc_geom(&iv, &ov, mem, &nb, &ic, &oc)) return -1;
     uint64_t wcount = (uint64_t)oc * (uint64_t)ic;
     if (wcount > 0x7FFFFFFFu) return -1;
     const int8_t *w = (const int8_t *)tk_weight(plan, op->weight_idx, (uint32_t)wcount);

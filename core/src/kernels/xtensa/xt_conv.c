@@ -156,22 +156,8 @@ int xt_fully_connected(const tigris_plan_t *plan, const tigris_op_t *op, tigris_
     int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
     if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return XT_DECLINE;
     if (iv.t->dtype != TIGRIS_DTYPE_INT8 || ov.t->dtype != TIGRIS_DTYPE_INT8) return XT_DECLINE;
-    int32_t nb, oc;
-    if (ov.rank >= 2) {
-        nb = ov.dim[0];
-        oc = ov.dim[1];
-    } else if (ov.rank == 1) {
-        nb = 1;
-        oc = ov.dim[0];
-    } else {
-        return XT_DECLINE;
-    }
-    if (iv.numel % (uint32_t)nb) return XT_DECLINE;
-    int32_t ic = (int32_t)(iv.numel / (uint32_t)nb);
-    if (mem->tile.active && mem->tile.row_tiled) {
-        if (mem->tile.out_h <= 0 || mem->tile.out_h > nb) return XT_DECLINE;
-        nb = mem->tile.out_h;
-    }
+    int32_t nb, ic, oc;
+    if (tk_fc_geom(&iv, &ov, mem, &nb, &ic, &oc)) return XT_DECLINE;
     xt_rq_t *rq = (xt_rq_t *)xt_take(sc, (uint64_t)oc * sizeof(xt_rq_t));
     int16_t *row = (int16_t *)xt_take(sc, 2u * (uint64_t)ic * sizeof(int16_t)); /* two rows */
     if (!rq || !row) return XT_DECLINE;
