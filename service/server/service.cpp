@@ -147,9 +147,11 @@ public:
             [this, ctx, req, resp, reactor, t0, slot, plan](host::RunScratch &scratch) mutable {
                 const double c0 = thread_cpu_ms();
                 host::RunResult r;
-                Status st = execute(ctx, *req, false, r, resp, scratch, std::move(plan));
+                Status st = execute(ctx, *req, false, r, resp, scratch, &plan);
+                const double cpu_ms = thread_cpu_ms() - c0;
+                if (plan && r.ok()) plans_.note_run(plan.get(), cpu_ms);
                 if (st.ok()) fill_run(r, resp);
-                st = done("Run", t0, st, thread_cpu_ms() - c0);
+                st = done("Run", t0, st, cpu_ms);
                 slot.reset();  // free before the client hears back, so its next call is admitted
                 reactor->Finish(st);
             },
@@ -288,21 +290,24 @@ private:
         return "the plan is refused: " + rep.status.name + ": " + rep.status.message;
     }
 
-    // Runs the request with the server's limits, on a worker's thread and
-    // scratch: the plan from the cache (or loaded and checked now), the inputs
-    // straight from the request's bytes. With `direct`, outputs are read
-    // straight into its outputs fields. The host library checks each input
-    // by size, naming the input, as the CLI does.
+    // Runs the request with the server's limits, in a run slot's scratch
+    // (run_workers.hpp): the plan from the cache (or loaded and checked now;
+    // with `cached`, the caller's lookup, and set to the plan run), the
+    // inputs straight from the request's bytes. With `direct`, outputs are
+    // read straight into its outputs fields. The host library checks each
+    // input by size, naming the input, as the CLI does.
     Status execute(grpc::ServerContextBase *ctx, const v1::RunRequest &req, bool trace, host::RunResult &r,
                    v1::RunResponse *direct, host::RunScratch &scratch,
-                   std::shared_ptr<const host::LoadedPlan> plan = nullptr) {
-        // The call may have waited for a worker: do no work for a deadline
+                   std::shared_ptr<const host::LoadedPlan> *cached = nullptr) {
+        // The call may have waited for a slot: do no work for a deadline
         // that has passed (gRPC then reports the call cancelled too, so the
         // deadline is looked at first) or a client that is gone.
         if (ctx->deadline() < std::chrono::system_clock::now())
             return Status(StatusCode::DEADLINE_EXCEEDED, "the deadline passed before the run could start");
         if (ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "the client cancelled the run");
         const std::string &pb = req.plan();
+        std::shared_ptr<const host::LoadedPlan> mine;
+        std::shared_ptr<const host::LoadedPlan> &plan = cached ? *cached : mine;
         if (!plan) plan = plans_.get({reinterpret_cast<const uint8_t *>(pb.data()), pb.size()}, &r);
         if (!plan) return run_status(ctx, r);
         std::vector<host::Bytes> inputs;
@@ -327,9 +332,7 @@ private:
                 s->resize(n);
                 return reinterpret_cast<uint8_t *>(s->data());
             };
-        const double c0 = thread_cpu_ms();
         r = host::run_loaded(*plan, inputs, opt, scratch);
-        if (!trace) plans_.note_run(plan.get(), thread_cpu_ms() - c0);
         if (r.ok()) return Status::OK;
         return run_status(ctx, r);
     }
