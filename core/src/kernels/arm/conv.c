@@ -110,6 +110,18 @@ typedef struct {
     const int32_t *p; /* [group][4][4], then start values of the rest */
 } mve_work_t;
 
+/* Channel oc's lane in its group's four vectors: start value, multiplier,
+ * left shift, negated right shift (both paths' layout). */
+static inline void mve_lane(const ta_conv_args_t *a, int32_t oc, int32_t start, int32_t *p) {
+    int32_t *g = p + 16 * (oc / 4), lane = oc % 4;
+    uint32_t q = (uint32_t)oc * a->rq.step;
+    int32_t sh = a->rq.shift[q];
+    g[lane] = start;
+    g[4 + lane] = a->rq.mult[q];
+    g[8 + lane] = sh > 0 ? (sh > 31 ? 31 : sh) : 0;
+    g[12 + lane] = sh > 0 ? 0 : (sh < -31 ? -31 : sh);
+}
+
 static void mve_prep(const ta_conv_args_t *a, int32_t k, int32_t *p) {
     int32_t noc = a->g.oc, groups = noc / 4;
     for (int32_t oc = 0; oc < noc; oc++) {
@@ -119,13 +131,7 @@ static void mve_prep(const ta_conv_args_t *a, int32_t k, int32_t *p) {
             p[16 * groups + (oc - 4 * groups)] = start;
             continue;
         }
-        int32_t *g = p + 16 * (oc / 4), lane = oc % 4;
-        uint32_t q = (uint32_t)oc * a->rq.step;
-        int32_t sh = a->rq.shift[q];
-        g[lane] = start;
-        g[4 + lane] = a->rq.mult[q];
-        g[8 + lane] = sh > 0 ? (sh > 31 ? 31 : sh) : 0;
-        g[12 + lane] = sh > 0 ? 0 : (sh < -31 ? -31 : sh);
+        mve_lane(a, oc, start, p);
     }
 }
 
@@ -166,13 +172,8 @@ static void pad_prep(const ta_conv_args_t *a, int32_t k, int32_t kp, int32_t ocp
     for (int32_t oc = 0; oc < noc; oc++) {
         const int8_t *w = a->w + (size_t)oc * k;
         int32_t start = fx_wsub(ta_bias(a, oc), fx_wmul(a->zp_in, ta_mve_sum(w, k)));
-        int32_t *g = p + 16 * (oc / 4), lane = oc % 4;
-        uint32_t q = (uint32_t)oc * a->rq.step;
-        int32_t sh = a->rq.shift[q];
-        g[lane] = start;
-        g[4 + lane] = a->rq.mult[q];
-        g[8 + lane] = sh > 0 ? (sh > 31 ? 31 : sh) : 0;
-        g[12 + lane] = sh > 0 ? 0 : (sh < -31 ? -31 : sh);
+        mve_lane(a, oc, start, p);
+        const int32_t lane = oc % 4;
         int8_t *dst = wp + (size_t)(oc / 4) * (size_t)nb * 64u + (size_t)lane * 16u;
         /* Whole blocks, then the last one loaded under a predicate: its
          * lanes past k load as zero, which is the padding. */
