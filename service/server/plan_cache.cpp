@@ -19,7 +19,10 @@ bool same_bytes(host::Bytes a, host::Bytes b) {
 }  // namespace
 
 std::shared_ptr<const host::LoadedPlan> PlanCache::find(host::Bytes bytes, double *last_run_ms) {
-    const uint64_t h = hash_of(bytes);
+    return find_hashed(bytes, hash_of(bytes), last_run_ms);
+}
+
+std::shared_ptr<const host::LoadedPlan> PlanCache::find_hashed(host::Bytes bytes, uint64_t h, double *last_run_ms) {
     std::shared_ptr<const host::LoadedPlan> found;
     double ms = -1;
     {
@@ -50,8 +53,8 @@ void PlanCache::note_run(const host::LoadedPlan *plan, double cpu_ms) {
 }
 
 std::shared_ptr<const host::LoadedPlan> PlanCache::get(host::Bytes bytes, host::RunResult *refusal) {
-    if (auto hit = find(bytes)) return hit;
     const uint64_t h = hash_of(bytes);
+    if (auto hit = find_hashed(bytes, h, nullptr)) return hit;
     auto plan = host::LoadedPlan::load(bytes, refusal);
     std::lock_guard<std::mutex> lock(mu_);
     ++misses_;

@@ -41,6 +41,8 @@ public:
     Counts counts() const;
 
 private:
+    // find() for bytes whose hash is h (get() hashes once for both steps).
+    std::shared_ptr<const host::LoadedPlan> find_hashed(host::Bytes bytes, uint64_t h, double *last_run_ms);
     struct Entry {
         uint64_t hash;
         std::shared_ptr<const host::LoadedPlan> plan;
