@@ -27,7 +27,7 @@ endif()
 if(EXISTS ${_qph_dir}/qemu-plugin.h)
   add_library(tigris_icount MODULE ${CMAKE_CURRENT_SOURCE_DIR}/plugin/icount.c)
   target_include_directories(tigris_icount PRIVATE ${_qph_dir})
-  target_compile_options(tigris_icount PRIVATE -Wall -Wextra -Werror)
+  tigris_warnings(tigris_icount)
   set_target_properties(tigris_icount PROPERTIES PREFIX "" OUTPUT_NAME tigris-icount
                         LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/emu)
 endif()

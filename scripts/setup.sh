@@ -10,7 +10,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 PACKAGES=(
   # host build
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git ccache
   # clang for the fuzz preset: libFuzzer and sanitizer runtimes live in libclang-rt
   clang libclang-rt-14-dev llvm
   # host libraries

@@ -104,4 +104,4 @@ enable_language(ASM)
 # routines nothing calls.
 add_library(tigris_lx106_libgcc OBJECT ${_lx106_dir}/libgcc_fill.c ${_sf_sources})
 target_include_directories(tigris_lx106_libgcc PRIVATE ${_sf_dir} ${_gcc_xt})
-set_source_files_properties(${_lx106_dir}/libgcc_fill.c PROPERTIES COMPILE_OPTIONS "-Wall;-Wextra;-Werror")
+tigris_source_warnings(${_lx106_dir}/libgcc_fill.c)
