@@ -6,9 +6,10 @@
 # Steps: scripts/setup.sh; configure + build the eight presets (the three
 # Cortex-M boards and Xtensa lx106 first, because the host build's emu suite
 # runs their firmware images; then host, the two sanitizer builds, wasm);
-# ctest on each build that registers tests (host: everything; host-asan:
-# unit + conformance; host-tsan: unit + thread); a bounded libFuzzer run of
-# every fuzz target.
+# the two plain builds a user makes without presets (`plain`: no build type;
+# `plain-release`: CMAKE_BUILD_TYPE=Release, with ctest); ctest on each build
+# that registers tests (host: everything; host-asan: unit + conformance;
+# host-tsan: unit + thread); a bounded libFuzzer run of every fuzz target.
 # Every configure, build, test and fuzz run counts as one check; the last line
 # is "N passed, N failed[, N skipped]" and the exit status is non-zero when
 # anything failed.
@@ -26,7 +27,7 @@ cd "$ROOT"  # cmake --preset reads CMakePresets.json from the working directory
 BUILD_ROOT="${TIGRIS_BUILD_ROOT:-$ROOT/build}"
 JOBS="${TIGRIS_JOBS:-2}"
 FUZZ_SECONDS="${TIGRIS_FUZZ_SECONDS:-60}"
-ALL_PRESETS="host host-asan host-tsan wasm cortex-m4 cortex-m7 cortex-m55 xtensa-lx106 fuzz"
+ALL_PRESETS="host host-asan host-tsan plain plain-release wasm cortex-m4 cortex-m7 cortex-m55 xtensa-lx106 fuzz"
 PRESETS="${TIGRIS_PRESETS:-$ALL_PRESETS}"
 LOGS="$BUILD_ROOT/logs"
 SHARED="${TIGRIS_SHARED_DIR:-$ROOT/../shared}"
@@ -182,6 +183,22 @@ if has_preset host-tsan; then
   if sanitized_build host-tsan; then
     run_ctest ctest-host-tsan "$BUILD_ROOT/host-tsan" -L 'unit|thread'
   fi
+fi
+
+# --- the plain way: no preset, the commands README.md gives a user ----------
+# No TIGRIS_WERROR here (it is off for a plain configure, as for a user), the
+# default generator and build type, and a Release tree whose tests must pass:
+# the presets use RelWithDebInfo and Debug, so -O3 is only seen here.
+plain_build() {
+  local name="$1" dir="$BUILD_ROOT/$1"; shift
+  has_preset "$name" || return 1
+  echo "-- $name (cmake -S . -B ... $*)"
+  check "configure-$name" cmake -S "$ROOT" -B "$dir" "$@" || return 1
+  check "build-$name" cmake --build "$dir" --parallel "$JOBS"
+}
+plain_build plain
+if plain_build plain-release -DCMAKE_BUILD_TYPE=Release; then
+  run_ctest ctest-plain-release "$BUILD_ROOT/plain-release"
 fi
 
 cross_build wasm

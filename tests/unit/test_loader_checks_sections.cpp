@@ -292,6 +292,39 @@ TEST(LoaderSections, Pools_ModelNameWithoutNul) {
     EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
 }
 
+// Strings must be well-formed UTF-8: names reach JSON, gRPC and the viewer.
+TEST(LoaderSections, Pools_StringsMustBeUtf8) {
+    PlanBuilder b = PlanBuilder::minimal_float(9);
+    const std::vector<uint8_t> bytes = b.build();
+    const uint32_t at = b.layout().string_pool + b.layout().strings.at("relu");
+    auto with = [&](std::vector<uint8_t> four) {
+        std::vector<uint8_t> b2 = bytes;
+        std::copy(four.begin(), four.end(), b2.begin() + at);
+        return b2;
+    };
+    // Well-formed multi-byte names load: U+00E9, U+20AC, U+1F600.
+    EXPECT_LOAD(with({0xC3, 0xA9, 'a', 'b'}), TIGRIS_OK);
+    EXPECT_LOAD(with({0xE2, 0x82, 0xAC, 'a'}), TIGRIS_OK);
+    EXPECT_LOAD(with({0xF0, 0x9F, 0x98, 0x80}), TIGRIS_OK);
+    const std::vector<std::vector<uint8_t>> bad = {
+        {0xFF, 'e', 'l', 'u'},        // never a UTF-8 byte
+        {0x80, 'e', 'l', 'u'},        // lone continuation byte
+        {0xC0, 0x80, 'l', 'u'},       // overlong NUL
+        {0xE0, 0x80, 0x80, 'u'},      // overlong three-byte form
+        {0xED, 0xA0, 0x80, 'u'},      // UTF-16 surrogate U+D800
+        {0xF4, 0x90, 0x80, 0x80},     // above U+10FFFF
+        {0xE2, 0x82, 'l', 'u'},       // truncated sequence
+    };
+    for (const auto &seq : bad) {
+        SCOPED_TRACE(testing::PrintToString(seq));
+        EXPECT_LOAD(with(seq), TIGRIS_ERR_BAD_SECTION);
+    }
+    // A sequence cut by the end of the section.
+    std::vector<uint8_t> cut = bytes;
+    cut[cut.size() - 2] = 0xE2;  // "rel\xE2" + NUL: the NUL is no continuation byte
+    EXPECT_LOAD(cut, TIGRIS_ERR_BAD_SECTION);
+}
+
 // §4.5: model I/O lists inside the index pool, entries < num_tensors.
 TEST(LoaderSections, ModelIo_ListOutsideIndexPool) {
     std::vector<uint8_t> bytes = PlanBuilder::minimal_float(9).build();

@@ -2,6 +2,37 @@
  * model I/O lists. */
 #include "loader_internal.h"
 
+/* The string section holds UTF-8 (names reach JSON, the viewer and gRPC
+ * strings, all of which require it), so a plan with any ill-formed sequence
+ * is refused here rather than failing later in whoever prints a name.
+ * Well-formed means RFC 3629: no overlong forms, no surrogates, nothing
+ * above U+10FFFF, no truncated sequence. NUL bytes are ASCII. */
+static int utf8_well_formed(const uint8_t *s, uint32_t len) {
+    uint32_t i = 0;
+    while (i < len) {
+        uint8_t c = s[i];
+        uint32_t need, k;
+        uint8_t lo = 0x80, hi = 0xBF; /* range of the first continuation byte */
+        if (c < 0x80) { i++; continue; }
+        if (c >= 0xC2 && c <= 0xDF) need = 1;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            need = 2;
+            if (c == 0xE0) lo = 0xA0;       /* overlong below U+0800 */
+            if (c == 0xED) hi = 0x9F;       /* UTF-16 surrogates */
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            need = 3;
+            if (c == 0xF0) lo = 0x90;       /* overlong below U+10000 */
+            if (c == 0xF4) hi = 0x8F;       /* above U+10FFFF */
+        } else return 0;                    /* continuation byte, C0/C1, F5..FF */
+        if (len - i - 1u < need) return 0;
+        if (s[i + 1] < lo || s[i + 1] > hi) return 0;
+        for (k = 2; k <= need; k++)
+            if ((s[i + k] & 0xC0u) != 0x80u) return 0;
+        i += need + 1u;
+    }
+    return 1;
+}
+
 tigris_error_t tigris__ld_pools(tigris__ld_t *ld) {
     const tigris_file_header_t *h = ld->hdr;
     tigris_plan_t *p = ld->plan;
@@ -19,6 +50,7 @@ tigris_error_t tigris__ld_pools(tigris__ld_t *ld) {
     p->index_pool = (const uint16_t *)(const void *)(ld->buf + ld->sec_off[TIGRIS_SEC_INDEX_POOL]);
     p->shape_pool = (const int32_t *)(const void *)(ld->buf + ld->sec_off[TIGRIS_SEC_SHAPE_POOL]);
     p->strings = (const char *)(ld->buf + ld->sec_off[TIGRIS_SEC_STRINGS]);
+    if (!utf8_well_formed((const uint8_t *)p->strings, ld->strings_len)) return TIGRIS_ERR_BAD_SECTION;
 
     if (!tigris__ld_string_ok(ld, h->model_name_str)) return TIGRIS_ERR_BAD_SECTION;
     io_count = (uint32_t)h->num_model_inputs + h->num_model_outputs;
