@@ -38,8 +38,8 @@ struct Pki {
     std::string error;  // set when openssl failed
 
     Pki() {
-        char tmpl[] = "/tmp/tigris_tls_XXXXXX";
-        if (!mkdtemp(tmpl)) {
+        std::string tmpl = (fs::temp_directory_path() / "tigris_tls_XXXXXX").string();
+        if (!mkdtemp(tmpl.data())) {
             error = "mkdtemp failed";
             return;
         }
