@@ -21,6 +21,8 @@ PACKAGES=(
   # gRPC service; grpc-proto carries the health and reflection .proto files
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
   python3-grpcio python3-protobuf
+  # the TLS tests make a throw-away CA and certificates with the openssl command
+  openssl
   # Cortex-M firmware and its emulator
   gcc-arm-none-eabi libnewlib-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm
   # Xtensa lx106 firmware and its emulator (qemu-system-misc has qemu-system-xtensa);

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Call a running `tigris serve` from Python (Debian: python3-grpcio, python3-protobuf).
 
-    python3 examples/python/tigris_client.py 127.0.0.1:50051 PLAN.tgrs [INPUT.bin]
+    python3 examples/python/tigris_client.py [--tls-ca CA.pem] [--token TOKEN] 127.0.0.1:50051 PLAN.tgrs [INPUT.bin]
 
 Inspects the plan, runs it on INPUT.bin (or zeros of the right size) and
-prints the outputs' sizes and the run's stats. The message classes are made
+prints the outputs' sizes and the run's stats. --tls-ca: TLS, trusting the
+server's certificate if this CA signed it; --token: the bearer token of a
+server started with --token-file (docs/service.md). The message classes are made
 from proto/tigris/v1/tigris.proto with protoc on first use; no gRPC stub
 generator is needed, the calls name their methods directly.
 """
@@ -31,26 +33,40 @@ def load_messages():
 
 
 def main():
-    if len(sys.argv) < 3:
+    args, tls_ca, token = [], None, None
+    argv = iter(sys.argv[1:])
+    for a in argv:
+        if a == "--tls-ca":
+            tls_ca = next(argv, None)
+        elif a == "--token":
+            token = next(argv, None)
+        else:
+            args.append(a)
+    if len(args) < 2:
         print(__doc__, file=sys.stderr)
         return 1
     pb = load_messages()
-    address, plan_path = sys.argv[1], sys.argv[2]
+    address, plan_path = args[0], args[1]
     plan = open(plan_path, "rb").read()
-    channel = grpc.insecure_channel(address)
+    if tls_ca:
+        channel = grpc.secure_channel(address, grpc.ssl_channel_credentials(open(tls_ca, "rb").read()))
+    else:
+        channel = grpc.insecure_channel(address)
+    # Per-call metadata: gRPC's call credentials are never sent over plaintext.
+    metadata = [("authorization", "Bearer " + token)] if token else None
 
     def unary(name, req, resp_cls):
         call = channel.unary_unary("/tigris.v1.Tigris/" + name,
                                    request_serializer=lambda m: m.SerializeToString(),
                                    response_deserializer=resp_cls.FromString)
-        return call(req, timeout=30)
+        return call(req, timeout=30, metadata=metadata)
 
     info = unary("Inspect", pb.InspectRequest(plan=plan), pb.InspectResponse)
     print("plan %s: schema %d, %s, %d ops in %d stages, fast arena %d bytes"
           % (info.model_name, info.schema, info.data_dtype, info.num_ops, info.num_stages,
              info.fast_arena_required))
-    if len(sys.argv) > 3:
-        inputs = [open(sys.argv[3], "rb").read()]
+    if len(args) > 2:
+        inputs = [open(args[2], "rb").read()]
     else:
         inputs = [bytes(t.declared_bytes) for t in info.inputs]
     try:

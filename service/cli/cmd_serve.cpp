@@ -1,17 +1,24 @@
 // cmd_serve.cpp - `tigris serve [--grpc 127.0.0.1:50051] [--http 127.0.0.1:8080]
-// [--web DIR] [limits...]`: the gRPC service and the viewer's static files,
-// both on loopback by default. One log line per request on stderr; SIGINT or
+// [--web DIR] [limits...] [--tls-cert F --tls-key F [--tls-client-ca F]]
+// [--token-file F] [--insecure]`: the gRPC service and the viewer's static
+// files, both on loopback by default; plaintext gRPC off loopback only with
+// --insecure. One log line per request on stderr; SIGINT or
 // SIGTERM stops accepting calls and drains the ones in flight.
 #include <malloc.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <unistd.h>
 
 #include <absl/synchronization/mutex.h>
 
 #include "command.hpp"
 #include "tigris_server/log_writer.hpp"
+#include "tigris_server/security.hpp"
 #include "tigris_server/server.hpp"
 
 namespace tigris::cli {
@@ -23,7 +30,56 @@ struct Options {
     std::string web;  // empty: no HTTP server
     int grace_ms = 5000;
     server::Limits limits;
+    std::string tls_cert, tls_key, tls_client_ca, token_file;  // docs/service.md, "Leaving loopback"
+    bool insecure = false;
 };
+
+// A file's whole content; false (with a message on stderr) when it cannot be read.
+bool read_file(const std::string &path, const char *what, std::string &out) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    if (in) text << in.rdbuf();
+    if (!in || in.bad()) {
+        std::cerr << "error: cannot read " << what << " " << path << ": " << std::strerror(errno) << '\n';
+        return false;
+    }
+    out = text.str();
+    return true;
+}
+
+// The TLS and token settings from their files, checked before anything binds.
+int load_security(const Options &opt, server::Security &sec) {
+    if (opt.tls_cert.empty() != opt.tls_key.empty()) {
+        std::cerr << "error: --tls-cert and --tls-key go together\n";
+        return kExitUsage;
+    }
+    if (!opt.tls_client_ca.empty() && opt.tls_cert.empty()) {
+        std::cerr << "error: --tls-client-ca needs --tls-cert and --tls-key\n";
+        return kExitUsage;
+    }
+    if (!opt.tls_cert.empty() && (!read_file(opt.tls_cert, "TLS certificate", sec.cert_pem) ||
+                                  !read_file(opt.tls_key, "TLS key", sec.key_pem)))
+        return kExitUsage;
+    if (!opt.tls_client_ca.empty() && !read_file(opt.tls_client_ca, "client CA", sec.client_ca_pem)) return kExitUsage;
+    if (!opt.token_file.empty()) {
+        std::string text;
+        if (!read_file(opt.token_file, "token file", text)) return kExitUsage;
+        sec.tokens = server::parse_tokens(text);
+        if (sec.tokens.empty()) {
+            // An empty list would let every call through: refuse rather than guess.
+            std::cerr << "error: token file " << opt.token_file << " has no tokens\n";
+            return kExitUsage;
+        }
+    }
+    // Plaintext off this machine exposes plans, results and tokens to the
+    // network; only an explicit --insecure allows it.
+    if (sec.cert_pem.empty() && !opt.insecure && !server::is_local_address(opt.grpc)) {
+        std::cerr << "error: refusing plaintext gRPC on non-loopback address " << opt.grpc
+                  << "; give --tls-cert and --tls-key, or --insecure to allow it\n";
+        return kExitUsage;
+    }
+    return kExitOk;
+}
 
 // Splits "host:port"; the port may be 0 (any free one).
 bool split_host_port(const std::string &s, std::string &host, int &port) {
@@ -39,6 +95,8 @@ bool split_host_port(const std::string &s, std::string &host, int &port) {
 }
 
 int run(const Options &opt) {
+    server::Security security;
+    if (const int rc = load_security(opt, security); rc != kExitOk) return rc;
     // glibc hands freed memory back to the kernel eagerly (heap trimming,
     // mmap for blocks over 128 KiB), and gRPC's buffers and messages come and
     // go with every call: under load that was a page fault or two per call,
@@ -65,7 +123,7 @@ int run(const Options &opt) {
     std::unique_ptr<server::GrpcServer> grpc;
     std::unique_ptr<server::HttpServer> http;
     try {
-        grpc = server::start_grpc(opt.grpc, opt.limits, log);
+        grpc = server::start_grpc(opt.grpc, opt.limits, log, security);
         if (!opt.web.empty()) {
             std::string host;
             int port = 0;
@@ -81,6 +139,8 @@ int run(const Options &opt) {
     }
     const std::string grpc_host = opt.grpc.substr(0, opt.grpc.rfind(':'));
     std::string started = "tigris serve: gRPC tigris.v1.Tigris on " + grpc_host + ":" + std::to_string(grpc->port);
+    started += security.cert_pem.empty() ? " (plaintext" : security.client_ca_pem.empty() ? " (TLS" : " (TLS, client certificates";
+    started += security.tokens.empty() ? ")" : ", bearer token)";
     if (http)
         started += ", viewer on http://" + opt.http.substr(0, opt.http.rfind(':')) + ":" +
                    std::to_string(http->port()) + "/";
@@ -122,6 +182,13 @@ const Registration reg{"serve", "Run the gRPC service (and the viewer's static f
                                           "Of those, runs executing at once (0: hardware threads); the rest wait")
                                ->default_val(opt->limits.max_parallel_runs);
                            sub.add_option("--max-threads", opt->limits.max_threads)->default_val(opt->limits.max_threads);
+                           sub.add_option("--tls-cert", opt->tls_cert, "PEM certificate chain: serve gRPC over TLS");
+                           sub.add_option("--tls-key", opt->tls_key, "PEM private key of --tls-cert");
+                           sub.add_option("--tls-client-ca", opt->tls_client_ca,
+                                          "PEM CA: require client certificates it signed");
+                           sub.add_option("--token-file", opt->token_file,
+                                          "Bearer tokens, one a line ('#' comments): every call but health needs one");
+                           sub.add_flag("--insecure", opt->insecure, "Allow plaintext gRPC on a non-loopback address");
                            return std::function<int()>([opt] { return run(*opt); });
                        }};
 

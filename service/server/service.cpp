@@ -10,6 +10,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "auth.hpp"
 #include "export_rpc.hpp"
 #include "tigris/v1/tigris.grpc.pb.h"
 #include "tigris_host/inspect.hpp"
@@ -406,13 +407,15 @@ void GrpcServer::shutdown(int grace_ms) {
     server.reset();
 }
 
-std::unique_ptr<GrpcServer> start_grpc(const std::string &address, const Limits &limits, LogFn log) {
+std::unique_ptr<GrpcServer> start_grpc(const std::string &address, const Limits &limits, LogFn log,
+                                       const Security &security) {
+    const auto creds = server_credentials(security, address, log);
     grpc::EnableDefaultHealthCheckService(true);
     grpc::reflection::InitProtoReflectionServerBuilderPlugin();
     auto svc = std::make_shared<TigrisService>(limits, std::move(log));
     auto out = std::make_unique<GrpcServer>();
     grpc::ServerBuilder builder;
-    builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &out->port);
+    builder.AddListeningPort(address, creds, &out->port);
     builder.SetMaxReceiveMessageSize(limits.max_message_bytes);
     builder.SetMaxSendMessageSize(limits.max_message_bytes);
     grpc::ResourceQuota quota("tigris");
@@ -420,7 +423,10 @@ std::unique_ptr<GrpcServer> start_grpc(const std::string &address, const Limits 
     builder.SetResourceQuota(quota);
     builder.RegisterService(svc.get());
     out->server = builder.BuildAndStart();
-    if (!out->server || out->port == 0) throw std::runtime_error("cannot listen on " + address);
+    if (!out->server || out->port == 0)
+        throw std::runtime_error("cannot listen on " + address +
+                                 (security.cert_pem.empty() ? ""
+                                                            : " with TLS (are the certificate and key PEM, and a pair?)"));
     out->service = svc;
     out->activity = [s = svc.get()] { return s->activity(); };
     return out;

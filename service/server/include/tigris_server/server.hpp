@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace grpc {
 class Server;
@@ -45,9 +46,18 @@ struct GrpcServer {
     void shutdown(int grace_ms);
 };
 
+// How the server meets clients beyond loopback (docs/service.md, "Leaving
+// loopback"). Empty: plaintext, no token, as on loopback.
+struct Security {
+    std::string cert_pem, key_pem;  // both set: TLS with this certificate chain and key
+    std::string client_ca_pem;      // set (with TLS): clients must show a certificate this CA signed
+    std::vector<std::string> tokens;  // not empty: every call but health checking needs one of them
+};
+
 // Binds address ("127.0.0.1:50051", port 0 = any free port) with health
 // checking and reflection enabled. Throws std::runtime_error when it cannot bind.
-std::unique_ptr<GrpcServer> start_grpc(const std::string &address, const Limits &limits, LogFn log);
+std::unique_ptr<GrpcServer> start_grpc(const std::string &address, const Limits &limits, LogFn log,
+                                       const Security &security = {});
 
 // Static files of the built viewer from root over HTTP on host:port (port 0 =
 // any free port); runs on its own thread until stop().
