@@ -2,7 +2,7 @@
  * iface.c - the model interface: converts between the dtype a model declares
  * at its boundary and the dtype the plan stores, and places model inputs.
  *
- * Conversions (tgrs-format §4.5):
+ * Conversions (docs/format.md P4.5):
  *   same dtype               byte copy
  *   uint8 around int8        q = u - 128, u = q + 128 (exact)
  *   float32 around int8      q = clamp(round_half_away(x / scale) + zp),

@@ -1,7 +1,7 @@
 /*
  * mem_internal.h - the memory manager's executor-facing operations (not
  * public API). Implemented in mem.c; used by the executor and iface.c.
- * Semantics: ../shared/spec/runtime-semantics.md §1 (bump allocation, loads,
+ * Semantics: docs/runtime-semantics.md R1 (bump allocation, loads,
  * spills, band transfers, reset, compaction, peaks, trace events).
  */
 #ifndef TIGRIS_MEM_INTERNAL_H
@@ -29,7 +29,7 @@ tigris_mem_error_t tigris__mem_bump_fast(tigris_mem_t *mem, uint32_t size_bytes,
 tigris_mem_error_t tigris__mem_load(tigris_mem_t *mem, uint16_t tensor, uint32_t size_bytes);
 tigris_mem_error_t tigris__mem_spill(tigris_mem_t *mem, uint16_t tensor, uint32_t size_bytes);
 
-/* Height-band transfers (§1.6) of rows [h0, h1) of tensor t (rank 2-4, view
+/* Height-band transfers (docs/runtime-semantics.md R1.6) of rows [h0, h1) of tensor t (rank 2-4, view
  * from the plan's shape). load_tile packs the band into a new fast
  * allocation; spill_tile scatters the packed band into the full tensor at
  * slow_dst and points t there. */
@@ -47,7 +47,7 @@ tigris_mem_error_t tigris__mem_spill_rect(tigris_mem_t *mem, const tigris_plan_t
 /* fast_used = fast_reserved; emits RESET. Tensor pointers untouched. */
 void tigris__mem_reset_fast(tigris_mem_t *mem);
 
-/* Compaction (§1.8): fast over [fast_reserved, fast_size), slow over
+/* Compaction (docs/runtime-semantics.md R1.8): fast over [fast_reserved, fast_size), slow over
  * [0, slow_size). Sizes come from the plan's tensor table. Count in stats. */
 void tigris__mem_compact_fast(tigris_mem_t *mem, const tigris_plan_t *plan);
 void tigris__mem_compact_slow(tigris_mem_t *mem, const tigris_plan_t *plan);

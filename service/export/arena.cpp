@@ -1,7 +1,7 @@
 // arena.cpp - TFLite Micro's head (greedy planner) and tail (persistent
 // allocations) for a model. Every figure and rule comes from
-// ../shared/spec/tflm-arena.md (sections 2-6), which was measured against
-// TFLM itself; the tests check the recipe against its section 8 table.
+// docs/tflm-arena.md (A2-A6), which was measured against
+// TFLM itself; the tests check the recipe against its A8 table.
 #include "tigris_export/arena.hpp"
 
 #include <algorithm>

@@ -9,7 +9,7 @@
 namespace tigris::import::detail {
 
 // A constant operand becomes the operator's weight plus a CONSTANT_OPERAND
-// attribute (tgrs-format §14.3.1) in its long form: position, 0, the
+// attribute (docs/format.md P14.3.1) in its long form: position, 0, the
 // constant's own quant record, then its shape right-aligned to the output's
 // rank (leading 1s), so any TFLite broadcast is stated exactly.
 void Lowering::lower_binary(pf::Op &o, const tfl::Operator &op, std::vector<int32_t> &rt, size_t i, uint16_t at) {

@@ -11,7 +11,7 @@
 namespace tigris::import::detail {
 
 // SLICE(x, begin, size) -> STRIDED_SLICE with a MOVEMENT payload of
-// (start, end, step = 1) per axis (tgrs-format §14.7). A size of -1 means
+// (start, end, step = 1) per axis (docs/format.md P14.7). A size of -1 means
 // "to the end of the axis", as in TFLite.
 void Lowering::lower_slice(pf::Op &o, const tfl::Operator &op, std::vector<int32_t> &rt, size_t i, uint16_t at) {
     const std::string w = who(i);
@@ -90,7 +90,7 @@ void Lowering::lower_pad(pf::Op &o, const tfl::Operator &op, std::vector<int32_t
 }
 
 // CONCATENATION -> CONCAT with the stored axis in spatial.kernel_h
-// (tgrs-format §14.5): ranks 3 and 4, any axis but the outermost.
+// (docs/format.md P14.5): ranks 3 and 4, any axis but the outermost.
 void Lowering::lower_concat(pf::Op &o, const tfl::Operator &op, std::vector<int32_t> &rt, size_t i) {
     const std::string w = who(i);
     const int32_t out = op.outputs[0];

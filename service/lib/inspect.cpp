@@ -35,7 +35,7 @@ Status refused(int code) {
 }
 
 #if !TIGRIS_HOST_CORE_IFACE
-// Until the core's tigris_iface_bytes exists: the rule of tgrs-format.md §4.5,
+// Until the core's tigris_iface_bytes exists: the rule of docs/format.md P4.5,
 // (size_bytes / stored element size) x declared element size, and 0 for a
 // tensor off the boundary or a declared dtype with no conversion.
 uint32_t own_iface_bytes(const tigris_plan_t *plan, uint16_t idx) {

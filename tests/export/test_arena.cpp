@@ -1,7 +1,7 @@
 // TFLM arena model: the greedy planner on hand-made buffer lists whose
 // placement is worked out by hand, the lifetime rules on a tiny graph, and
 // the head/tail recipe against the figures measured with TFLM itself
-// (../shared/spec/tflm-arena.md section 8) for every shared model it models.
+// (docs/tflm-arena.md A8) for every shared model it models.
 #include <gtest/gtest.h>
 
 #include "shared_data.h"

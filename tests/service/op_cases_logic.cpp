@@ -243,7 +243,7 @@ TIGRIS_OP_CASE(add_n_f32) {
     return c;
 }
 
-// int8, inputs at scale 0.5 zp 2, output at scale 1.0 zp -3 (§4.3 item 31,
+// int8, inputs at scale 0.5 zp 2, output at scale 1.0 zp -3 (docs/runtime-semantics.md R4.3 item 31,
 // TFLite's AddN): the accumulator starts at -zp (in input codes) and adds
 // (x - zp) per input, so S = -2 + (a - 2) + (b - 2) codes; the rescale
 // 2·0.5/(2^20·1.0) = 2^-20 is (2^30, -19), i.e. S·0.5 rounded half away,

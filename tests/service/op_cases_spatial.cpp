@@ -370,7 +370,7 @@ static OpCase make_banded(const char *name, uint8_t opcode, const char *route, P
     return c;
 }
 
-// Half-pixel bilinear 6x3 -> 12x5 in float, the §4.7 formula in its documented order.
+// Half-pixel bilinear 6x3 -> 12x5 in float, the docs/runtime-semantics.md R4.7 formula in its documented order.
 static std::vector<float> bilinear_f32(const std::vector<float> &x, int ih, int iw, int oh, int ow) {
     std::vector<float> y;
     float rh = (float)ih / (float)oh, rw = (float)iw / (float)ow;

@@ -161,7 +161,7 @@ TEST_P(CorpusInspect, MatchesManifest) {
     }
 
     // Limits the plan needs, and the workspace by the formula of
-    // runtime-semantics §2.1.1 worked out here from those limits.
+    // docs/runtime-semantics.md R2.1.1 worked out here from those limits.
     EXPECT_EQ(r.required.tensors, p.counts.tensors);
     EXPECT_EQ(r.required.chain_stages, c.chain_len);
     EXPECT_EQ(r.required.stage_inputs, max_in);

@@ -28,7 +28,7 @@ std::vector<OpCase> all_cases() {
     return v;
 }
 
-// The routes each opcode must have (runtime-semantics §4.9; docs/kernels.md).
+// The routes each opcode must have (docs/runtime-semantics.md R4.9; docs/kernels.md).
 // Opcodes absent here have no kernel: the loader refuses them (11, 22, 23,
 // 27, 28).
 std::map<int, std::set<std::string>> required_routes() {

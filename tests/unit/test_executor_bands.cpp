@@ -1,6 +1,6 @@
-// test_executor_bands.cpp - the standalone banded paths of §2.7.2-§2.7.7
+// test_executor_bands.cpp - the standalone banded paths of docs/runtime-semantics.md R2.7.2-R2.7.7
 // compute what the same stage computes run whole, with expected values
-// derived here from each op's definition, and count what §1.11 says.
+// derived here from each op's definition, and count what docs/runtime-semantics.md R1.11 says.
 #include "test_executor_harness.h"
 
 using namespace tigris_exec_test;
@@ -203,7 +203,7 @@ TEST(ExecutorBands, LeadingMatchesWholeReduction) {
             EXPECT_EQ(h.stats.loads_bytes, 240u);
             EXPECT_EQ(h.stats.spills_bytes, 80u);
         } else {
-            // A leading band is banded whatever the arena (§2.3 rule 5): here one band of all rows.
+            // A leading band is banded whatever the arena (docs/runtime-semantics.md R2.3 rule 5): here one band of all rows.
             EXPECT_EQ(seen.origins, (std::vector<int32_t>{0}));
             EXPECT_EQ(seen.heights, (std::vector<int32_t>{4}));
             EXPECT_EQ(h.stats.total_tiles, 1u);
@@ -214,7 +214,7 @@ TEST(ExecutorBands, LeadingMatchesWholeReduction) {
 }
 
 // Reshape x -> y with a record of `th` rows over `rows` (the loader checks
-// the record states exactly the banding §2.7.7 derives).
+// the record states exactly the banding docs/runtime-semantics.md R2.7.7 derives).
 PlanBuilder reshape_plan(std::vector<int32_t> xs, std::vector<int32_t> ys, uint32_t th, uint32_t rows) {
     PlanBuilder b(9);
     uint16_t x = b.add_tensor("x", TIGRIS_DTYPE_FLOAT32, xs, TIGRIS_TENSOR_MODEL_INPUT);
@@ -418,7 +418,7 @@ constexpr int SB = TIGRIS_TRACE_STAGE_BEGIN, SE = TIGRIS_TRACE_STAGE_END, TB = T
               LD = TIGRIS_TRACE_LOAD, SP = TIGRIS_TRACE_SPILL, AL = TIGRIS_TRACE_ALLOC, RS = TIGRIS_TRACE_RESET,
               MV = TIGRIS_TRACE_MOVE, OP = TIGRIS_TRACE_OP;
 
-// Sums of the trace agree with the statistics (§1.11).
+// Sums of the trace agree with the statistics (docs/runtime-semantics.md R1.11).
 void check_consistency(const Recorder &rec, const Harness &h) {
     uint64_t loads = 0, spills = 0;
     uint32_t tiles = 0, max_fast = 0;

@@ -1,5 +1,5 @@
 // test_executor_errors.cpp - every executor error code, each provoked by the
-// one condition runtime-semantics §2.1 / §2.13 names for it.
+// one condition docs/runtime-semantics.md R2.1 / R2.13 names for it.
 #include "test_executor_harness.h"
 
 #include <set>
@@ -133,7 +133,7 @@ TEST(ExecutorErrors, UpFrontArenaCheckLeavesMemUnchanged) {
 
 // x[4,8] -> Relu -> t -> Relu -> y, one stage each: rank 2, so no stage
 // bands, two stages, so the input is not read in place, and only the normal
-// path's overflow ladder (§1.9) can place what does not fit.
+// path's overflow ladder (docs/runtime-semantics.md R1.9) can place what does not fit.
 PlanBuilder relu_matrix_pair() {
     PlanBuilder b(9);
     uint16_t x = b.add_tensor("x", TIGRIS_DTYPE_FLOAT32, {4, 8}, TIGRIS_TENSOR_MODEL_INPUT);

@@ -1,6 +1,6 @@
 // test_executor_paths.cpp - each execution path computes what a plain
 // convolution (written from its definition in the harness) computes, and
-// counts what §1.11 says it counts.
+// counts what docs/runtime-semantics.md R1.11 says it counts.
 #include "test_executor_harness.h"
 
 using namespace tigris_exec_test;

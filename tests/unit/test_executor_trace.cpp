@@ -1,6 +1,6 @@
 // test_executor_trace.cpp - the event sequence of a chained and of a striped
-// stage (runtime-semantics §3), with every row range worked out by hand from
-// §2.6.2 in the comments, and the trace/statistics consistency rules of §1.11.
+// stage (docs/runtime-semantics.md R3), with every row range worked out by hand from
+// R2.6.2 in the comments, and the trace/statistics consistency rules of R1.11.
 #include "test_executor_harness.h"
 
 #include <tuple>

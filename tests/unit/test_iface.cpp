@@ -1,6 +1,6 @@
 // Model interface: boundary byte counts, the four conversions (values worked
-// out by hand from the rules in tgrs-format §4.5), error codes, and where
-// tigris_input_alloc places inputs (runtime-semantics §2.12.2).
+// out by hand from the rules in docs/format.md P4.5), error codes, and where
+// tigris_input_alloc places inputs (docs/runtime-semantics.md R2.12.2).
 #include <gtest/gtest.h>
 
 #include <cmath>

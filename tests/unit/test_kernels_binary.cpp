@@ -195,7 +195,7 @@ float ref_f32(uint8_t op, float a, float b) {
     case TIGRIS_OP_SQUARED_DIFFERENCE: return (float)((x - y) * (x - y));
     case TIGRIS_OP_MAXIMUM: return (float)std::max(x, y);
     case TIGRIS_OP_MINIMUM: return (float)std::min(x, y);
-    // §4.5: floor of the float quotient (TFLite floors the double one).
+    // docs/runtime-semantics.md R4.5: floor of the float quotient (TFLite floors the double one).
     case TIGRIS_OP_FLOOR_DIV: return (float)std::floor((double)(float)(x / y));
     case TIGRIS_OP_FLOOR_MOD: {
         double m = x - y * std::floor(x / y);
@@ -350,7 +350,7 @@ TEST(BinaryF32, HandWorkedValues) {
         {TIGRIS_OP_MAXIMUM, {1, -3, 7, -0.0f}, {4, -5, 7, 2}, {4, -3, 7, 2}},
         {TIGRIS_OP_MINIMUM, {1, -3, 7, 3}, {4, -5, 7, -2}, {1, -5, 7, -2}},
         {TIGRIS_OP_FLOOR_DIV, {7, -7, 7, -7, 6, 0.5f}, {2, 2, -2, -2, 3, 4}, {3, -4, -4, 3, 2, 0}},
-        // 1 / 0.1f is 9.99999985... exactly, but the float quotient rounds to 10: §4.5's floorf gives 10.
+        // 1 / 0.1f is 9.99999985... exactly, but the float quotient rounds to 10: docs/runtime-semantics.md R4.5's floorf gives 10.
         {TIGRIS_OP_FLOOR_DIV, {1, -1}, {0.1f, 0.1f}, {10, -10}},
         {TIGRIS_OP_FLOOR_MOD, {7, -7, 7, -7, 6, 5.5f}, {2, 2, -2, -2, 3, -2}, {1, 1, -1, -1, 0, -0.5f}},
         {TIGRIS_OP_PRELU, {2, -2, 0, -0.5f}, {0.25f, 0.25f, 3, -4}, {2, -0.5f, 0, 2}},

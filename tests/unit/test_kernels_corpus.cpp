@@ -88,7 +88,7 @@ TEST_P(KernelCorpus, WholeTensorsMatchReferenceOutputs) {
 }
 
 // Every op again in row bands of 3 output rows: spatial ops read the input
-// rows §2.6.2 names and get the band's effective pads; pointwise ops get the
+// rows docs/runtime-semantics.md R2.6.2 names and get the band's effective pads; pointwise ops get the
 // same rows. Results must equal the whole-tensor run, byte for byte.
 TEST_P(KernelCorpus, RowBandsReproduceWholeTensorRun) {
     TIGRIS_REQUIRE_SHARED();

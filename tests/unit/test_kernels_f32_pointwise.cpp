@@ -244,7 +244,7 @@ TEST(S8Movement, PadUsesZeroPointAndConcatRequantises) {
 
 }  // namespace
 
-// Binary operands under a band (runtime-semantics §4.4): a periodic operand
+// Binary operands under a band (docs/runtime-semantics.md R4.4): a periodic operand
 // is read with the band-local index, which is right only when its period
 // divides a band row; a general-broadcast constant is refused.
 TEST(F32BinaryBand, PeriodicOperandsMustDivideABandRowAndGeneralConstantsAreRefused) {

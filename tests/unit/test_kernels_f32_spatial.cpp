@@ -251,7 +251,7 @@ struct Band {
     int i0, i1, pt, pb;
 };
 
-// §2.6.2: the input rows and effective pads of output rows [o0, o1).
+// docs/runtime-semantics.md R2.6.2: the input rows and effective pads of output rows [o0, o1).
 Band band_rows(int o0, int o1, int stride, int pad_top, int eff_k, int h) {
     int i0 = o0 * stride - pad_top, i1 = (o1 - 1) * stride - pad_top + eff_k;
     Band b{};

@@ -14,7 +14,7 @@ using kt::KPlan;
 
 namespace {
 
-// ---- Independent integer helpers (spec §4.1, written with int64) ----
+// ---- Independent integer helpers (docs/runtime-semantics.md R4.1, written with int64) ----
 
 int32_t ref_srdhm(int32_t a, int32_t b) {
     if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;

@@ -218,7 +218,7 @@ void build_svdf_s8(SvdfPlan &sp, const SvdfSpec &d, const SvdfQ &q, const std::v
     p.finish();
 }
 
-// Plain int64 formulation of runtime-semantics §4.3.32; updates state.
+// Plain int64 formulation of docs/runtime-semantics.md R4.3.32; updates state.
 std::vector<int8_t> ref_svdf_s8(const SvdfSpec &d, const SvdfQ &q, const std::vector<int8_t> &fw,
                                 const std::vector<int16_t> &tw, const std::vector<int32_t> &bias,
                                 const std::vector<int8_t> &x, std::vector<int16_t> &state) {

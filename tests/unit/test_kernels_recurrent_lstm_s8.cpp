@@ -110,7 +110,7 @@ void qm(double v, int32_t &m, int32_t &s) {
     s = e;
 }
 
-// The §14.8 payload TFLite's Prepare would derive: gate FCs into 2^-12,
+// The docs/format.md P14.8 payload TFLite's Prepare would derive: gate FCs into 2^-12,
 // gate outputs in 2^-15, cell in 2^cell_pow.
 std::vector<int32_t> make_payload(const Quant &q, int tm) {
     std::vector<int32_t> a(28);
@@ -570,7 +570,7 @@ void build_planfile(BuiltLstm &m, const Quant &q, const Weights &w, const std::v
     for (int g = 0; g < 4; g++)
         k.push_back(w.b[g].empty() ? tigris_test::kNone16 : b.add_i32_weight("b" + std::to_string(g), w.b[g]));
     // A TFLite LSTM with peepholes, projection or layer norm would need more
-    // constants than the twelve of §14.8: the loader refuses such a list.
+    // constants than the twelve of docs/format.md P14.8: the loader refuses such a list.
     while ((int)k.size() < constants) k.push_back(k[0]);
     m.op = b.add_op(TIGRIS_OP_LSTM, {m.x, m.h, m.c}, {m.hs, m.nh, m.nc}, "lstm");
     b.add_attribute(m.op, TIGRIS_ATTR_CONSTANTS, tigris_test::le_u16(k));
@@ -617,7 +617,7 @@ TEST(KernelsRecurrentLstmS8, LoaderRefusals) {
     const std::vector<int32_t> pl = make_payload(q, 0);
     EXPECT_EQ(load(pl, 12), TIGRIS_OK);
     // Peephole (+3), projection (+2) or layer-norm (+4) constants: no slot in
-    // the §14.8 list, refused rather than ignored.
+    // the docs/format.md P14.8 list, refused rather than ignored.
     for (int n : {15, 14, 16, 24}) EXPECT_EQ(load(pl, n), TIGRIS_ERR_BAD_OPERATOR) << n;
     std::vector<int32_t> bad = pl;
     bad[9] = 31;  // recurrent shift of the input gate

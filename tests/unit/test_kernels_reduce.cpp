@@ -41,7 +41,7 @@ int32_t ref_srdhm(int32_t a, int32_t b) {
     return (int32_t)((p + nudge) / (1ll << 31));
 }
 
-// Elementwise requantize (runtime-semantics §4.1) in plain int64 steps.
+// Elementwise requantize (docs/runtime-semantics.md R4.1) in plain int64 steps.
 bool ref_requant(int64_t v, int32_t m, int32_t s, int32_t zp, int8_t *out) {
     if (s < -31 || s > 30) return false;
     int l = std::max(s, 0), r = std::max(-s, 0);

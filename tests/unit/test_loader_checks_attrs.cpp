@@ -1,5 +1,5 @@
-// Loader checks of the operator-attribute section (spec/tgrs-format.md §10
-// general rules, §10.2 kind/operator pairing, §10.3 version gates, §10.4
+// Loader checks of the operator-attribute section (docs/format.md P10
+// general rules, P10.2 kind/operator pairing, P10.3 version gates, P10.4
 // mandatory attributes). Payload semantics belong to the operator tests.
 #include <gtest/gtest.h>
 
@@ -78,7 +78,7 @@ TEST(LoaderAttrs, BaselinesLoad) {
     EXPECT_LOAD(add2(9).build(), TIGRIS_OK);
 }
 
-// §10: count > 0.
+// docs/format.md P10: count > 0.
 TEST(LoaderAttrs, EmptySection) {
     PlanBuilder b = leaky(9);
     std::vector<uint8_t> bytes = b.build();
@@ -93,7 +93,7 @@ TEST(LoaderAttrs, RecordsBeyondSection) {
     EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
 }
 
-// §10: strictly ordered by (op_index, type).
+// docs/format.md P10: strictly ordered by (op_index, type).
 TEST(LoaderAttrs, RecordsOutOfOrder) {
     PlanBuilder b = two_leaky(9);
     std::swap(b.attributes[0], b.attributes[1]);
@@ -107,7 +107,7 @@ TEST(LoaderAttrs, DuplicateRecord) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
 }
 
-// §10: payload inside the data pool.
+// docs/format.md P10: payload inside the data pool.
 TEST(LoaderAttrs, PayloadOffsetOutsidePool) {
     for (uint32_t off : {1u, 4u, 1000u, 0xFFFFFFFFu}) {
         PlanBuilder b = leaky(9);
@@ -126,7 +126,7 @@ TEST(LoaderAttrs, PayloadLengthOutsidePool) {
     EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
 }
 
-// §10.3: kinds other than TRANSPOSE_PERM need v8; BINARY_REQUANT needs v9.
+// docs/format.md P10.3: kinds other than TRANSPOSE_PERM need v8; BINARY_REQUANT needs v9.
 TEST(LoaderAttrs, KindAboveOneBelowV8) {
     for (uint32_t rev : {4u, 5u, 6u, 7u}) {
         SCOPED_TRACE(rev);
@@ -140,14 +140,14 @@ TEST(LoaderAttrs, BinaryRequantBelowV9) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
 }
 
-// §10: op_index < num_ops.
+// docs/format.md P10: op_index < num_ops.
 TEST(LoaderAttrs, OpIndexOutOfRange) {
     PlanBuilder b = leaky(9);
     b.attributes[0].op = 1;
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
 }
 
-// §10 / §10.2: a kind only on the operators that read it; unknown kinds refused.
+// docs/format.md P10 / P10.2: a kind only on the operators that read it; unknown kinds refused.
 TEST(LoaderAttrs, KindOnWrongOperator) {
     struct Case {
         uint8_t kind;
@@ -172,7 +172,7 @@ TEST(LoaderAttrs, UnknownKind) {
     }
 }
 
-// §10 PADS: data_offset % 4 == 0.
+// docs/format.md P10 PADS: data_offset % 4 == 0.
 TEST(LoaderAttrs, PadsPayloadMisaligned) {
     PlanBuilder b = leaky_pad(9);
     std::vector<uint8_t> bytes = b.build();
@@ -183,7 +183,7 @@ TEST(LoaderAttrs, PadsPayloadMisaligned) {
     EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
 }
 
-// §10.4 mandatory attributes.
+// docs/format.md P10.4 mandatory attributes.
 TEST(LoaderAttrs, TransposeWithoutPermAndNoSection) {
     EXPECT_LOAD(transpose(9, false).build(), TIGRIS_ERR_BAD_SECTION);
 }
@@ -240,7 +240,7 @@ TEST(LoaderAttrs, CumsumWithoutAxes) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
 }
 
-// §10: the target operator has >= 1 input and exactly one output (SVDF, LSTM,
+// docs/format.md P10: the target operator has >= 1 input and exactly one output (SVDF, LSTM,
 // DETECTION_POSTPROCESS, IF and WHILE excepted).
 TEST(LoaderAttrs, TargetOperatorWithTwoOutputs) {
     PlanBuilder b = leaky(9);

@@ -1,4 +1,4 @@
-// Loader checks of the file header (spec/tgrs-format.md §2, §13.2 step 1) and
+// Loader checks of the file header (docs/format.md P2, P13.2 step 1) and
 // the baseline every other check file relies on: each builder factory loads.
 #include <gtest/gtest.h>
 
@@ -132,7 +132,7 @@ TEST(LoaderHeader, BadSizeWhenBufferIsShorterThanStated) {
 }
 
 TEST(LoaderHeader, HeaderFlagsOtherThanKnownBitsAreNotInspected) {
-    // §2: the loader does not inspect flags; XIP (bit 0) is informational.
+    // docs/format.md P2: the loader does not inspect flags; XIP (bit 0) is informational.
     PlanBuilder b = PlanBuilder::float_conv(9);
     b.flags = TIGRIS_FLAG_XIP;
     EXPECT_LOAD(b.build(), TIGRIS_OK);

@@ -1,12 +1,12 @@
-// Loader checks of operator records (spec/tgrs-format.md §5 record rules,
-// §5.1 opcode acceptance, §5.4 structural checks).
+// Loader checks of operator records (docs/format.md P5 record rules,
+// P5.1 opcode acceptance, P5.4 structural checks).
 #include <gtest/gtest.h>
 
 #include "plan_builder.h"
 
 using namespace tigris_test;
 
-// §5.4: name string valid.
+// docs/format.md P5.4: name string valid.
 TEST(LoaderOps, NameStringOutsideStrings) {
     PlanBuilder b = PlanBuilder::minimal_float(9);
     std::vector<uint8_t> bytes = b.build();
@@ -14,7 +14,7 @@ TEST(LoaderOps, NameStringOutsideStrings) {
     EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
 }
 
-// §5.4: input and output lists inside the index pool.
+// docs/format.md P5.4: input and output lists inside the index pool.
 TEST(LoaderOps, InputListOutsideIndexPool) {
     PlanBuilder b = PlanBuilder::minimal_float(9);
     std::vector<uint8_t> bytes = b.build();
@@ -36,7 +36,7 @@ TEST(LoaderOps, InputCountRunsPastIndexPool) {
     EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
 }
 
-// §5.4: every listed tensor index < num_tensors.
+// docs/format.md P5.4: every listed tensor index < num_tensors.
 TEST(LoaderOps, InputTensorIndexOutOfRange) {
     PlanBuilder b = PlanBuilder::minimal_float(9);
     b.ops[0].inputs = {2};
@@ -49,7 +49,7 @@ TEST(LoaderOps, OutputTensorIndexOutOfRange) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
 }
 
-// §5.3 / §5.4: weight and bias indices NONE16 or < num_weights.
+// docs/format.md P5.3 / P5.4: weight and bias indices NONE16 or < num_weights.
 TEST(LoaderOps, WeightIndexOutOfRange) {
     PlanBuilder b = PlanBuilder::float_conv(9);
     b.ops[0].weight = 2;
@@ -68,14 +68,14 @@ TEST(LoaderOps, WeightIndexWithoutWeights) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
 }
 
-// §5.4: v2-v4 stage byte must be < num_stages.
+// docs/format.md P5.4: v2-v4 stage byte must be < num_stages.
 TEST(LoaderOps, V4StageByteBeyondStageCount) {
     PlanBuilder b = PlanBuilder::minimal_float(4);
     b.ops[0].stage_byte = 1;
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
 }
 
-// §5 record: fused_act > 2 -> BAD_OPERATOR.
+// docs/format.md P5 record: fused_act > 2 -> BAD_OPERATOR.
 TEST(LoaderOps, FusedActivationAboveRelu6) {
     for (uint8_t act : {3, 4, 255}) {
         PlanBuilder b = PlanBuilder::float_conv(9);
@@ -85,7 +85,7 @@ TEST(LoaderOps, FusedActivationAboveRelu6) {
     }
 }
 
-// §5 record: _pad1 must be 0.
+// docs/format.md P5 record: _pad1 must be 0.
 TEST(LoaderOps, PaddingByteNotZero) {
     PlanBuilder b = PlanBuilder::minimal_float(9);
     std::vector<uint8_t> bytes = b.build();
@@ -93,7 +93,7 @@ TEST(LoaderOps, PaddingByteNotZero) {
     EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_OPERATOR);
 }
 
-// §5.1: an opcode the runtime does not know is refused for v4+ plans.
+// docs/format.md P5.1: an opcode the runtime does not know is refused for v4+ plans.
 TEST(LoaderOps, UnknownOpcode) {
     for (uint8_t t : {0, 90, 100, 200, 254, 255}) {
         PlanBuilder b = PlanBuilder::minimal_float(9);
@@ -109,7 +109,7 @@ TEST(LoaderOps, UnknownOpcodeAtV4) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
 }
 
-// §5.1: ids without a validation arm are refused (the compiler lowers them).
+// docs/format.md P5.1: ids without a validation arm are refused (the compiler lowers them).
 TEST(LoaderOps, OpcodesWithoutValidationArm) {
     for (uint8_t t : {TIGRIS_OP_CLIP, TIGRIS_OP_BATCH_NORM, TIGRIS_OP_INST_NORM, TIGRIS_OP_SQUEEZE,
                       TIGRIS_OP_UNSQUEEZE}) {
@@ -121,7 +121,7 @@ TEST(LoaderOps, OpcodesWithoutValidationArm) {
     }
 }
 
-// §13.2: operator structure (step 11) is checked before stages (step 16).
+// docs/format.md P13.2: operator structure (step 11) is checked before stages (step 16).
 TEST(LoaderOps, StructureIsCheckedBeforeSchedule) {
     PlanBuilder b = PlanBuilder::minimal_float(9);
     b.ops[0].inputs = {7};

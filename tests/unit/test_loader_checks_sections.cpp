@@ -1,5 +1,5 @@
-// Loader checks of the section directory and pools (spec/tgrs-format.md §3
-// rules 1-10, §3.3, §4.5 model-I/O range; §13.2 steps 2-6).
+// Loader checks of the section directory and pools (docs/format.md P3
+// rules 1-10, P3.3, P4.5 model-I/O range; P13.2 steps 2-6).
 #include <gtest/gtest.h>
 
 #include "plan_builder.h"
@@ -256,7 +256,7 @@ TEST(LoaderSections, Rule10_WeightEntriesBeyondExtent) {
     EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
 }
 
-// §3.3 pools.
+// docs/format.md P3.3 pools.
 TEST(LoaderSections, Pools_ShapePoolRaggedExtent) {
     // Strings moved 2 bytes later: the shape pool's extent is no longer a whole
     // number of i32.
@@ -325,7 +325,7 @@ TEST(LoaderSections, Pools_StringsMustBeUtf8) {
     EXPECT_LOAD(cut, TIGRIS_ERR_BAD_SECTION);
 }
 
-// §4.5: model I/O lists inside the index pool, entries < num_tensors.
+// docs/format.md P4.5: model I/O lists inside the index pool, entries < num_tensors.
 TEST(LoaderSections, ModelIo_ListOutsideIndexPool) {
     std::vector<uint8_t> bytes = PlanBuilder::minimal_float(9).build();
     put_u16(bytes, 36, 7);  // pool holds 7 elements; lists need 2 from 7

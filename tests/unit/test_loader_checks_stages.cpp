@@ -1,5 +1,5 @@
 // Loader checks of stages, chains and tile records
-// (spec/tgrs-format.md §6.2, §7.1-§7.3; limits §13.3).
+// (docs/format.md P6.2, P7.1-P7.3; limits P13.3).
 #include <gtest/gtest.h>
 
 #include "plan_builder.h"
@@ -133,7 +133,7 @@ TEST(LoaderStages, StageOutputsAboveBuildLimit) {
 }
 
 TEST(LoaderStages, ChainLengthAboveBuildLimit) {
-    // Limits are checked before the chain's shape (§13.2 step 16).
+    // Limits are checked before the chain's shape (docs/format.md P13.2 step 16).
     PlanBuilder b = PlanBuilder::conv_chain(9);
     b.stages[0].chain_len = b.stages[1].chain_len = TIGRIS_MAX_CHAIN_STAGES + 1;
     tigris_plan_limits_t req{};
@@ -309,7 +309,7 @@ TEST(LoaderStages, Chain_OperatorNotStripeTileable) {
     }
 }
 
-// ---- tile records (§7.1, §7.2) ----
+// ---- tile records (docs/format.md P7.1, P7.2) ----
 
 TEST(LoaderTiles, TileableAboveOne) {
     PlanBuilder b = PlanBuilder::tiled_stripe(9);
@@ -363,7 +363,7 @@ TEST(LoaderTiles, HwAxisAcceptedFromV5) {
     EXPECT_LOAD(b.build(), TIGRIS_OK);
 }
 
-// ---- tiled-stage contracts (§7.3) ----
+// ---- tiled-stage contracts (docs/format.md P7.3) ----
 
 TEST(LoaderTiles, StripeWithTwoSpatialOps) {
     PlanBuilder b = PlanBuilder::conv_chain(9);
@@ -390,7 +390,7 @@ TEST(LoaderTiles, StripeWithoutStageOutputs) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
 }
 
-// §7.3 rank-4 height stripe: ops other than the one spatial op come from the
+// docs/format.md P7.3 rank-4 height stripe: ops other than the one spatial op come from the
 // stripe-tileable set.
 TEST(LoaderTiles, StripeWithOperatorOutsideStripeSet) {
     PlanBuilder b = PlanBuilder::tiled_stripe(9);

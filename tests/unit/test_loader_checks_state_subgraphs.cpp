@@ -1,5 +1,5 @@
 // Loader checks of the state section and of subgraphs / control flow
-// (spec/tgrs-format.md §11, §12; §13.2 steps 5, 9, 10, 19).
+// (docs/format.md P11, P12; P13.2 steps 5, 9, 10, 19).
 #include <gtest/gtest.h>
 
 #include "plan_builder.h"
@@ -57,7 +57,7 @@ TEST(LoaderState, LoadedPlanExposesStateBuffer) {
     EXPECT_EQ(plan.state_entries[1].offset, 16u);
 }
 
-// §11: refused below v10.
+// docs/format.md P11: refused below v10.
 TEST(LoaderState, SectionBelowV10) {
     for (uint32_t rev : {4u, 9u}) {
         SCOPED_TRACE(rev);
@@ -141,7 +141,7 @@ TEST(LoaderState, EntriesOverlapInStateBuffer) {
     EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
 }
 
-// §11 tensor roles [BAD_TENSOR].
+// docs/format.md P11 tensor roles [BAD_TENSOR].
 TEST(LoaderState, StateFlaggedTensorWithoutEntry) {
     PlanBuilder b = PlanBuilder::state_add(10);
     b.add_tensor("orphan", TIGRIS_DTYPE_FLOAT32, {1, 4}, TIGRIS_TENSOR_STATE);
@@ -225,7 +225,7 @@ TEST(LoaderState, Int8OutputEncodingDiffers) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_TENSOR);
 }
 
-// ---- §12 subgraphs (if_subgraphs: graph 0 = stage 0, then = stage 1, else = stage 2) ----
+// ---- docs/format.md P12 subgraphs (if_subgraphs: graph 0 = stage 0, then = stage 1, else = stage 2) ----
 
 TEST(LoaderSubgraphs, LoadedPlanExposesGraphs) {
     std::vector<uint8_t> bytes = PlanBuilder::if_subgraphs(10).build();
@@ -260,7 +260,7 @@ TEST(LoaderSubgraphs, RecordsBeyondSection) {
     EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
 }
 
-// §12 / §13.3: the v11 reference reports the graph-count limit as PLAN_LIMITS.
+// docs/format.md P12 / P13.3: the v11 reference reports the graph-count limit as PLAN_LIMITS.
 // if_subgraphs plus extra one-Relu graphs, so that every record fits its
 // section and only the count is wrong.
 TEST(LoaderSubgraphs, CountAboveBuildLimit) {
@@ -354,7 +354,7 @@ TEST(LoaderSubgraphs, BranchTensorFlaggedModelOutput) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_TENSOR);
 }
 
-// §12 IF placement and form [BAD_OPERATOR].
+// docs/format.md P12 IF placement and form [BAD_OPERATOR].
 TEST(LoaderSubgraphs, IfWithoutSubgraphSection) {
     PlanBuilder b = PlanBuilder::if_subgraphs(10);
     b.subgraphs.clear();
@@ -407,7 +407,7 @@ TEST(LoaderSubgraphs, IfBranchFormDiffers) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_OPERATOR);
 }
 
-// ---- WHILE (§12) ----
+// ---- WHILE (docs/format.md P12) ----
 
 namespace {
 // y = While(x): condition graph 1 = (c > 10), body graph 2 = b + 1, all [1] floats.

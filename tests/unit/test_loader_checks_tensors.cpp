@@ -1,5 +1,5 @@
 // Loader checks of tensor records and the model interface
-// (spec/tgrs-format.md §4.1, §4.2, §4.4, §4.5; limit §13.3).
+// (docs/format.md P4.1, P4.2, P4.4, P4.5; limit P13.3).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +9,7 @@
 
 using namespace tigris_test;
 
-// §4.4 step 1: name string valid.
+// docs/format.md P4.4 step 1: name string valid.
 TEST(LoaderTensors, NameStringOutsideStrings) {
     PlanBuilder b = PlanBuilder::minimal_float(9);
     std::vector<uint8_t> bytes = b.build();
@@ -17,7 +17,7 @@ TEST(LoaderTensors, NameStringOutsideStrings) {
     EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
 }
 
-// §4.4 step 1: shape range inside the shape pool.
+// docs/format.md P4.4 step 1: shape range inside the shape pool.
 TEST(LoaderTensors, ShapeOffsetOutsideShapePool) {
     PlanBuilder b = PlanBuilder::minimal_float(9);
     std::vector<uint8_t> bytes = b.build();
@@ -32,7 +32,7 @@ TEST(LoaderTensors, RankRunsPastShapePool) {
     EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
 }
 
-// §4.4 step 2: quant index NONE16 or < num_quant_params.
+// docs/format.md P4.4 step 2: quant index NONE16 or < num_quant_params.
 TEST(LoaderTensors, QuantIndexWithoutQuantSection) {
     PlanBuilder b = PlanBuilder::minimal_float(9);
     b.tensors[0].quant = 0;
@@ -45,7 +45,7 @@ TEST(LoaderTensors, QuantIndexOutOfRange) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_SECTION);
 }
 
-// §4.4 step 3 / §4.2: unknown flag bits.
+// docs/format.md P4.4 step 3 / P4.2: unknown flag bits.
 TEST(LoaderTensors, UnknownFlagBits) {
     for (uint8_t bit : {0x20, 0x40, 0x80}) {
         PlanBuilder b = PlanBuilder::minimal_float(9);
@@ -55,7 +55,7 @@ TEST(LoaderTensors, UnknownFlagBits) {
     }
 }
 
-// §4.2: STATE never combined with CONSTANT / MODEL_INPUT / MODEL_OUTPUT.
+// docs/format.md P4.2: STATE never combined with CONSTANT / MODEL_INPUT / MODEL_OUTPUT.
 TEST(LoaderTensors, StateCombinedWithConstant) {
     PlanBuilder b = PlanBuilder::state_add(10);
     b.tensors[1].flags |= TIGRIS_TENSOR_CONSTANT;
@@ -71,7 +71,7 @@ TEST(LoaderTensors, StateCombinedWithModelOutput) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_TENSOR);
 }
 
-// §4.4 step 3: float32, int32 and bool tensors carry no quant param.
+// docs/format.md P4.4 step 3: float32, int32 and bool tensors carry no quant param.
 TEST(LoaderTensors, FloatTensorWithQuantParam) {
     PlanBuilder b = PlanBuilder::float_conv(9);
     b.add_quant(0.5f, 0);
@@ -93,7 +93,7 @@ TEST(LoaderTensors, Int32TensorWithQuantParam) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_TENSOR);
 }
 
-// §4.4 step 4: iface_dtype rules.
+// docs/format.md P4.4 step 4: iface_dtype rules.
 TEST(LoaderTensors, IfaceDtypeBelowV6) {
     PlanBuilder b = PlanBuilder::int8_conv(5);
     b.tensors[0].iface_dtype = TIGRIS_DTYPE_FLOAT32;
@@ -145,7 +145,7 @@ TEST(LoaderTensors, IfaceFloatOnInt8WithoutQuantParam) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_TENSOR);
 }
 
-// §4.4 step 5: dims > 0 and element count within 32 bits.
+// docs/format.md P4.4 step 5: dims > 0 and element count within 32 bits.
 TEST(LoaderTensors, ZeroDim) {
     PlanBuilder b = PlanBuilder::minimal_float(9);
     b.tensors[1].shape = {1, 0, 4, 2};
@@ -166,7 +166,7 @@ TEST(LoaderTensors, ElementCountOverflows32Bits) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_TENSOR);
 }
 
-// §4.4 step 6 / §4.1: stored dtype allowed.
+// docs/format.md P4.4 step 6 / P4.1: stored dtype allowed.
 TEST(LoaderTensors, DtypeNotStorable) {
     for (uint8_t d : {0, 2, 4, 7, 8, 10, 11, 16, 255}) {
         PlanBuilder b = PlanBuilder::minimal_float(9);
@@ -189,7 +189,7 @@ TEST(LoaderTensors, Int16RefusedBelowV10) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_TENSOR);
 }
 
-// §4.4 step 6: size_bytes exact.
+// docs/format.md P4.4 step 6: size_bytes exact.
 TEST(LoaderTensors, SizeBytesNotProductTimesElementSize) {
     for (int64_t size : {127, 129, 0, 32, 512}) {
         PlanBuilder b = PlanBuilder::minimal_float(9);
@@ -207,7 +207,7 @@ TEST(LoaderTensors, ScalarTensorHasOneElement) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_TENSOR);
 }
 
-// §4.4 step 7: int8 quant scale finite > 0, zero point in int8 range.
+// docs/format.md P4.4 step 7: int8 quant scale finite > 0, zero point in int8 range.
 TEST(LoaderTensors, Int8ScaleNotPositiveFinite) {
     for (float s : {0.0f, -0.5f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
                     -std::numeric_limits<float>::infinity()}) {
@@ -238,7 +238,7 @@ TEST(LoaderTensors, Int8ZeroPointAtRangeEnds) {
     }
 }
 
-// §4.4 step 8 / §13.3: num_tensors > TIGRIS_MAX_TENSORS -> PLAN_LIMITS, reported by load_ex.
+// docs/format.md P4.4 step 8 / P13.3: num_tensors > TIGRIS_MAX_TENSORS -> PLAN_LIMITS, reported by load_ex.
 TEST(LoaderTensors, TensorCountAboveBuildLimit) {
     PlanBuilder b(9);
     const int n = TIGRIS_MAX_TENSORS + 1;
@@ -272,7 +272,7 @@ TEST(LoaderTensors, TensorCountAtBuildLimitLoads) {
     EXPECT_EQ(req.tensors, (uint32_t)n);
 }
 
-// §4.5: flagged iff listed.
+// docs/format.md P4.5: flagged iff listed.
 TEST(LoaderTensors, ModelInputFlagButNotListed) {
     PlanBuilder b = PlanBuilder::minimal_float(9);
     b.auto_model_io = false;
@@ -305,7 +305,7 @@ TEST(LoaderTensors, StateTensorListedAsModelInput) {
     EXPECT_LOAD(b.build(), TIGRIS_ERR_BAD_TENSOR);
 }
 
-// §4.2 / §15.1: STATE (0x10) only in a v10+ plan that has a state section.
+// docs/format.md P4.2 / P15.1: STATE (0x10) only in a v10+ plan that has a state section.
 TEST(LoaderTensors, StateFlagBelowV10) {
     PlanBuilder b = PlanBuilder::minimal_float(9);
     b.add_tensor("s", TIGRIS_DTYPE_FLOAT32, {1, 4}, TIGRIS_TENSOR_STATE);

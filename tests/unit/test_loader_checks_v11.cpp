@@ -56,7 +56,7 @@ TEST(LoaderV11, ScheduledPeakSizesTheFastArena) {
     tigris_plan_t plan;
     ASSERT_EQ(tigris_plan_load(bytes.data(), (uint32_t)bytes.size(), &plan), TIGRIS_OK);
     EXPECT_EQ(plan.scheduled_peak, 1500u);
-    // No weight blocks: no decompression overhead on top (spec §8.3).
+    // No weight blocks: no decompression overhead on top (docs/format.md P8.3).
     EXPECT_EQ(tigris_fast_arena_required(&plan), 1500u);
 }
 
@@ -189,7 +189,7 @@ TEST(LoaderV11, BandKindAboveSevenRefused) {
     }
 }
 
-// ---- §8.3 fast-arena requirement with compressed weights ----
+// ---- docs/format.md P8.3 fast-arena requirement with compressed weights ----
 
 namespace {
 uint32_t align_to(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }

@@ -1,6 +1,6 @@
 // Loader checks of weights, weight blocks and quantization parameters
-// (spec/tgrs-format.md §8.1 structure, §8.3, §9 structure; §13.2 steps 13-15, 18).
-// Expected weight sizes (§8.1) and channel fit (§9) are operator semantics and
+// (docs/format.md P8.1 structure, P8.3, P9 structure; P13.2 steps 13-15, 18).
+// Expected weight sizes (P8.1) and channel fit (P9) are operator semantics and
 // live with the operator tests.
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 
 using namespace tigris_test;
 
-// ---- §8.1 uncompressed weights ----
+// ---- docs/format.md P8.1 uncompressed weights ----
 // float_conv: weight 216 bytes at blob offset 0, bias 12 bytes at 224; blob 236 bytes.
 
 TEST(LoaderWeights, EntryOffsetOutsideBlob) {
@@ -50,7 +50,7 @@ TEST(LoaderWeights, EntryNameOutsideStrings) {
     EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
 }
 
-// ---- §8.3 weight blocks ----
+// ---- docs/format.md P8.3 weight blocks ----
 
 namespace {
 PlanBuilder lz4_conv() { return PlanBuilder::compressed_conv(9, Compression::Lz4Blocks); }
@@ -186,7 +186,7 @@ TEST(LoaderBlocks, StageWithWeightsButNoBlock) {
     EXPECT_LOAD(bytes, TIGRIS_ERR_BAD_SECTION);
 }
 
-// ---- §9 quant params (int8_conv: records x (1 channel), y (3 channels), 8 data words) ----
+// ---- docs/format.md P9 quant params (int8_conv: records x (1 channel), y (3 channels), 8 data words) ----
 
 TEST(LoaderQuant, SectionCountDiffersFromHeader) {
     PlanBuilder b = PlanBuilder::int8_conv(9);

@@ -1,5 +1,5 @@
 // Memory manager: init, bump allocation, whole-tensor and band transfers,
-// reset, compaction, peaks and stats (runtime-semantics §1). Expected values
+// reset, compaction, peaks and stats (docs/runtime-semantics.md R1). Expected values
 // are worked out by hand from the rules or recomputed from element
 // coordinates, never read back from the code under test.
 #include <gtest/gtest.h>

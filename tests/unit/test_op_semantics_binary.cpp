@@ -1,5 +1,5 @@
 // Operator semantics: binary ops, constant operands, comparisons, logic,
-// select, cast, AddN (tgrs-format.md §14.3, §14.3.1, §14.10, §10.1 kinds 7, 9, 13).
+// select, cast, AddN (docs/format.md P14.3, P14.3.1, P14.10, P10.1 kinds 7, 9, 13).
 #include "test_op_semantics_common.h"
 
 using namespace opsem;

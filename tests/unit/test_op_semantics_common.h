@@ -1,5 +1,5 @@
 // test_op_semantics_common.h - one-operator plans for the operator-semantics
-// tests (tgrs-format.md §5.5, §5.6, §8.1, §9, §10, §14). Each test builds a
+// tests (docs/format.md P5.5, P5.6, P8.1, P9, P10, P14). Each test builds a
 // valid plan, checks that it loads, breaks exactly one rule and checks the
 // error. Expected shapes and sizes in the tests are worked out by hand from
 // the spec's formulas, not taken from the loader.

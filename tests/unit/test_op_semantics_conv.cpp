@@ -1,5 +1,5 @@
 // Operator semantics: activation rules, conv family, pools, FC, MatMul
-// (tgrs-format.md §5.5, §8.1, §9, §14.1, §14.2).
+// (docs/format.md P5.5, P8.1, P9, P14.1, P14.2).
 #include "test_op_semantics_common.h"
 
 using namespace opsem;

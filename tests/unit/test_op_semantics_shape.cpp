@@ -1,6 +1,6 @@
 // Operator semantics: unary ops, shape/layout ops, reductions, movement,
-// refused opcodes and the int32 producer rule (tgrs-format.md §5.1, §5.6,
-// §10.1, §10.4, §14.4-§14.7).
+// refused opcodes and the int32 producer rule (docs/format.md P5.1, P5.6,
+// P10.1, P10.4, P14.4-P14.7).
 #include "test_op_semantics_common.h"
 
 #include <cstring>

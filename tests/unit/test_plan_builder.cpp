@@ -1,5 +1,5 @@
 // The builder's bytes, read back with a parser written here from the format
-// text (spec/tgrs-format.md §1-§12, docs/format.md F1-F3), not through the
+// text (docs/format.md P1-P12, F1-F3), not through the
 // builder's own structs or the loader.
 #include <gtest/gtest.h>
 #include <lz4.h>
@@ -35,7 +35,7 @@ struct Parsed {
     uint32_t dir_end = 0;
 };
 
-// Directory walk and extents, per §1 and §3.
+// Directory walk and extents, per docs/format.md P1 and P3.
 Parsed parse(const std::vector<uint8_t> &b) {
     Parsed p;
     uint32_t d = rd32(b, 12);
@@ -61,7 +61,7 @@ uint32_t expected_tile_size(uint32_t rev, uint32_t flags) {
     return 24;
 }
 
-// Everything §1-§12 says about the writer's output that holds for any plan.
+// Everything docs/format.md P1-P12 says about the writer's output that holds for any plan.
 void check_common(const std::vector<uint8_t> &b, const std::string &what) {
     SCOPED_TRACE(what);
     ASSERT_GE(b.size(), 48u);
@@ -235,7 +235,7 @@ TEST(PlanBuilder, EveryFactoryAtEveryRevisionFollowsTheWriterLayout) {
         }
 }
 
-// Hand layout of minimal_float v9 (§1, §3.2): header 48, 7 directory entries
+// Hand layout of minimal_float v9 (docs/format.md P1, P3.2): header 48, 7 directory entries
 // + sentinel = 64 bytes, then 16-aligned bodies.
 TEST(PlanBuilder, MinimalFloatV9MatchesHandComputedLayout) {
     PlanBuilder b = PlanBuilder::minimal_float(9);

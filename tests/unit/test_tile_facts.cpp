@@ -221,7 +221,7 @@ TEST(TileFacts, ReshapeRowBands) {
 }
 
 // The reshape band runs the record's length as stated, so a record that
-// does not describe it exactly is refused (tgrs-format §7.3).
+// does not describe it exactly is refused (docs/format.md P7.3).
 TEST(TileFacts, ReshapeRecordMustBeExact) {
     auto f = facts(3, 2, 6, 0, 0, TIGRIS_BAND_KIND_RESHAPE);
     TilePlan bad_orig = record(TIGRIS_TILE_AXIS_HEIGHT, 3, 6, f);

@@ -1,4 +1,4 @@
-// Trace events the memory manager emits (runtime-semantics §3): ALLOC, LOAD,
+// Trace events the memory manager emits (docs/runtime-semantics.md R3): ALLOC, LOAD,
 // SPILL, MOVE and RESET, with every field checked against values worked out
 // by hand from the allocation sequence of each test.
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // tensor placements (rectangles in address x event space), transfer marks,
 // stage and tile bands, and the in-use curves of both pools.
 //
-// Placement rules (runtime-semantics §3.2): a placement starts at its ALLOC
+// Placement rules (docs/runtime-semantics.md R3.2): a placement starts at its ALLOC
 // and ends at the first of: a fast RESET at or below its offset, a MOVE of
 // the same tensor in the same pool (which starts a new placement at the new
 // offset), a later ALLOC that overlaps its bytes (the space was reused after

@@ -1,6 +1,6 @@
 /*
  * by_input.c - a global average pool walked along its input rows into an
- * accumulator (spec §2.7.3).
+ * accumulator (docs/runtime-semantics.md R2.7.3).
  */
 #include "executor_internal.h"
 

@@ -1,7 +1,7 @@
 /*
  * chain.c - consecutive stages run band by band without their intermediate
  * tensors ever reaching slow memory, optionally with line buffers that keep
- * the rows neighbouring bands share (spec §2.8).
+ * the rows neighbouring bands share (docs/runtime-semantics.md R2.8).
  */
 #include "executor_internal.h"
 

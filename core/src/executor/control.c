@@ -1,6 +1,6 @@
 /*
  * control.c - If and While: operands copied into a subgraph, the subgraph's
- * stages run by the ordinary stage loop, results copied back (spec §2.10).
+ * stages run by the ordinary stage loop, results copied back (docs/runtime-semantics.md R2.10).
  * Nesting is a stack of frames in the workspace, so no recursion.
  */
 #include "executor_internal.h"

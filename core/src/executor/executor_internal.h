@@ -1,7 +1,7 @@
 /*
  * executor_internal.h - what the executor's translation units share: the
  * per-run record, the workspace carve-up, and the stage-path entry points.
- * Semantics: ../shared/spec/runtime-semantics.md §2 and §3.
+ * Semantics: docs/runtime-semantics.md R2 and R3.
  */
 #ifndef TIGRIS_EXECUTOR_INTERNAL_H
 #define TIGRIS_EXECUTOR_INTERNAL_H
@@ -17,7 +17,7 @@
 #define TX_NEVER 0xFFFFu
 
 /* Per-chain-member int32 record: composed geometry, then one slot group per
- * recorded spatial op. The counts are part of the workspace formula (§2.1.1). */
+ * recorded spatial op. The counts are part of the workspace formula (docs/runtime-semantics.md R2.1.1). */
 #define TX_MEMBER_I32 14
 #define TX_SPATIAL_I32 13
 
@@ -56,7 +56,7 @@ enum {
     TXS_HFULL /* full input height of the op */
 };
 
-/* Workspace limits one run is carved for (§2.1.1). */
+/* Workspace limits one run is carved for (docs/runtime-semantics.md R2.1.1). */
 typedef struct {
     uint32_t tensors, inputs, outputs, chain, spatial;
 } tx_limits_t;
@@ -95,7 +95,7 @@ typedef struct {
     uint16_t *misc;          /* [4] */
     uint16_t *frames;        /* [4 * TIGRIS_MAX_SUBGRAPH_DEPTH] */
 
-    /* inputs read in place (§2.12.2): fast offset the stage's weights are
+    /* inputs read in place (docs/runtime-semantics.md R2.12.2): fast offset the stage's weights are
      * decoded at, UINT32_MAX otherwise */
     uint32_t inplace_at;
 
@@ -128,7 +128,7 @@ uint32_t tx_stage_limit(const tx_run_t *r, uint16_t stage, uint32_t available);
 int tx_is_height_spatial(uint8_t op_type);  /* Conv, Depthwise, Max/Avg/L2 pool */
 int tx_is_unary_pointwise(uint8_t op_type);
 int tx_is_binary_pointwise(uint8_t op_type);
-int tx_is_stripe_spatial(uint8_t op_type); /* first-spatial-op list of §2.7.1 */
+int tx_is_stripe_spatial(uint8_t op_type); /* first-spatial-op list of docs/runtime-semantics.md R2.7.1 */
 int tx_is_height_tiling(uint8_t op_type);
 uint32_t tx_tensor_rows(const tigris_plan_t *plan, uint16_t t); /* shape[1] (rank 3/4) or shape[0] */
 int tx_pure_reinterpret(const tigris_plan_t *plan, const tigris_op_t *op);

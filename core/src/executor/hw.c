@@ -1,5 +1,5 @@
 /*
- * hw.c - one stage computed in 2-D tiles of its output (spec §2.7.2): the
+ * hw.c - one stage computed in 2-D tiles of its output (docs/runtime-semantics.md R2.7.2): the
  * stripe machinery with the column axis cut the same way as the row axis.
  */
 #include "executor_internal.h"
@@ -29,7 +29,7 @@ static uint32_t rect_bytes(const tigris_plan_t *plan, uint16_t t, uint32_t h, ui
     return tx_sat_mul(plan->tensors[t].size_bytes / hw, tx_sat_mul(h, w));
 }
 
-/* Input span of output span [o0, o1) on one axis (§2.6.2), clamped, with
+/* Input span of output span [o0, o1) on one axis (docs/runtime-semantics.md R2.6.2), clamped, with
  * the effective pads. */
 static void in_span(int32_t o0, int32_t o1, int32_t s, int32_t ek, int32_t p, int32_t full, int32_t *i0,
                     int32_t *i1, int32_t *pb, int32_t *pe) {
@@ -129,7 +129,7 @@ static tigris_exec_error_t hw_body(hw_t *g, uint16_t s) {
     th = rec.tile_height < (uint32_t)g->h_out ? rec.tile_height : (uint32_t)g->h_out;
     tw = rec.tile_width < (uint32_t)g->w_out ? rec.tile_width : (uint32_t)g->w_out;
 
-    /* Preflight against the whole free arena, not the stage limit (§2.7.2). */
+    /* Preflight against the whole free arena, not the stage limit (docs/runtime-semantics.md R2.7.2). */
     if (interior_cost(g, th, tw) > mem->fast_size - mem->fast_reserved) return TIGRIS_EXEC_ERR_TILE;
 
     for (k = 0; k < st->outputs_count; k++) {

@@ -1,11 +1,11 @@
 /*
  * normal.c - a stage run whole: inputs loaded into fast, ops in order with
  * outputs bump-allocated (overflowing to slow when fast is exhausted), stage
- * outputs spilled (spec §2.5).
+ * outputs spilled (docs/runtime-semantics.md R2.5).
  */
 #include "executor_internal.h"
 
-/* Output allocation ladder of §1.9: fast, fast after compaction, slow. */
+/* Output allocation ladder of docs/runtime-semantics.md R1.9: fast, fast after compaction, slow. */
 static tigris_exec_error_t alloc_output(tx_run_t *r, uint16_t t) {
     tigris_mem_t *mem = r->mem;
     uint32_t size = r->plan->tensors[t].size_bytes;

@@ -1,5 +1,5 @@
 /*
- * reshape.c - a reshape moved in row bands without a kernel (spec §2.7.7).
+ * reshape.c - a reshape moved in row bands without a kernel (docs/runtime-semantics.md R2.7.7).
  * In the view the mode search picks, input rows [a, b) hold exactly the bytes
  * of output rows [a*w_in/w_out, b*w_in/w_out) of each block, so a band is a
  * copy of `blocks` runs at the same offsets on both sides.

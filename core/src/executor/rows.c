@@ -1,5 +1,5 @@
 /*
- * rows.c - matrix row bands and leading-axis bands (spec §2.7.5, §2.7.6).
+ * rows.c - matrix row bands and leading-axis bands (docs/runtime-semantics.md R2.7.5, R2.7.6).
  * Both cut every tensor the stage streams into (batch, rows, row bytes) and
  * move one run of rows per batch; only the axis that counts as "rows" differs.
  */

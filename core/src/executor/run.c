@@ -1,6 +1,6 @@
 /*
  * run.c - executor entry points: argument checks, workspace carve-up, the
- * up-front arena check, run prologue and epilogue (spec §2.1, §2.2, §2.3).
+ * up-front arena check, run prologue and epilogue (docs/runtime-semantics.md R2.1, R2.2, R2.3).
  */
 #include "executor_internal.h"
 
@@ -150,7 +150,7 @@ static tigris_exec_error_t run_core(const tigris_plan_t *plan, tigris_mem_t *mem
     carve(&r, workspace);
     r.inplace_at = weights_at;
 
-    /* Prologue (§2.2). */
+    /* Prologue (docs/runtime-semantics.md R2.2). */
     r.u0 = mem->fast_used;
     r.r0 = mem->fast_reserved;
     mem->fast_reserved = r.u0;
@@ -201,7 +201,7 @@ static tigris_exec_error_t run_core(const tigris_plan_t *plan, tigris_mem_t *mem
     }
     if (err == TIGRIS_EXEC_OK) err = tx_state_out(&r, (uint8_t *)state);
 
-    /* Epilogue (§2.3), on every exit after the prologue. */
+    /* Epilogue (docs/runtime-semantics.md R2.3), on every exit after the prologue. */
     r.stats->slow_peak = mem->slow_peak;
     mem->stats = NULL;
     mem->fast_reserved = r.u0;

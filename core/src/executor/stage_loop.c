@@ -1,7 +1,7 @@
 /*
  * stage_loop.c - walk the current graph's stages, pick each one's execution
  * path in the documented precedence, and do the between-stage work
- * (spec §2.3, §2.9).
+ * (docs/runtime-semantics.md R2.3, R2.9).
  */
 #include "executor_internal.h"
 
@@ -70,7 +70,7 @@ typedef enum {
     TX_PATH_FAIL
 } tx_path_t;
 
-/* Rule 4-6 of §2.3 for one standalone stage. */
+/* Rule 4-6 of docs/runtime-semantics.md R2.3 for one standalone stage. */
 static tx_path_t choose_path(tx_run_t *r, uint16_t s, uint8_t *lead_axis) {
     const tigris_plan_t *plan = r->plan;
     const tigris_stage_t *st = &plan->stages[s];

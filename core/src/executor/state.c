@@ -1,6 +1,6 @@
 /*
  * state.c - variables kept across runs: read from the caller's state buffer
- * before the first stage, written back after the last (spec §2.11).
+ * before the first stage, written back after the last (docs/runtime-semantics.md R2.11).
  */
 #include "executor_internal.h"
 

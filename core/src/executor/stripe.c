@@ -1,6 +1,6 @@
 /*
  * stripe.c - one stage computed in horizontal bands of its output rows,
- * each band reading only the input rows it needs (spec §2.7.1).
+ * each band reading only the input rows it needs (docs/runtime-semantics.md R2.7.1).
  */
 #include "executor_internal.h"
 
@@ -75,7 +75,7 @@ static uint32_t working_set(const stripe_t *sp, uint32_t e) {
     return total;
 }
 
-/* Input rows of output rows [o0, o1), with the effective pads (§2.6.2). */
+/* Input rows of output rows [o0, o1), with the effective pads (docs/runtime-semantics.md R2.6.2). */
 static void input_rows(const stripe_t *sp, int32_t o0, int32_t o1, int32_t *i0, int32_t *i1, int32_t *pte,
                        int32_t *pbe) {
     *pte = 0;

@@ -1,5 +1,5 @@
 /*
- * transpose.c - a layout conversion moved in bands (spec §2.7.4). The
+ * transpose.c - a layout conversion moved in bands (docs/runtime-semantics.md R2.7.4). The
  * permutation swaps two adjacent axis groups, so the tensor is a stack of
  * `batch` matrices of rows x cols items of `elem` bytes each; a band is a run
  * of rows or of columns of every matrix.

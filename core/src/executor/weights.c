@@ -1,6 +1,6 @@
 /*
  * weights.c - compressed weight blocks decoded into the fast arena before a
- * stage runs, and the stage fast limit (spec §2.4).
+ * stage runs, and the stage fast limit (docs/runtime-semantics.md R2.4).
  */
 #include "executor_internal.h"
 

@@ -477,7 +477,7 @@ static inline int tk_binary_setup(const tigris_plan_t *plan, const tigris_op_t *
                     o->quant = &plan->quant_params[qi];
                 }
             }
-            /* Under a tile only periodic constants are read (whole), §4.4. */
+            /* Under a tile only periodic constants are read (whole), docs/runtime-semantics.md R4.4. */
             if (mem->tile.active && o->kind != TK_OPND_PERIODIC) return -1;
         } else {
             tk_view_t v;

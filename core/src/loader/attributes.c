@@ -1,6 +1,6 @@
 /*
- * attributes.c - step 12 of §13.2: attribute records (§10) and the
- * attributes some operators cannot run without (§10.4).
+ * attributes.c - step 12 of docs/format.md P13.2: attribute records (P10) and the
+ * attributes some operators cannot run without (P10.4).
  */
 #include "loader_internal.h"
 
@@ -23,7 +23,7 @@ static int is_reduce_like(uint8_t op) {
            op == TIGRIS_OP_ARG_MAX || op == TIGRIS_OP_ARG_MIN;
 }
 
-/* §10.2: which operators read which kind. */
+/* docs/format.md P10.2: which operators read which kind. */
 static int kind_allowed(uint8_t kind, uint8_t op) {
     switch (kind) {
     case TIGRIS_ATTR_TRANSPOSE_PERM: return op == TIGRIS_OP_TRANSPOSE;

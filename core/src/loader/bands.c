@@ -1,6 +1,6 @@
 /*
  * bands.c - which band shapes a standalone stage allows
- * (runtime-semantics §2.7). Pure functions of the plan: no record values
+ * (docs/runtime-semantics.md R2.7). Pure functions of the plan: no record values
  * except where the executor itself reads them (tile axis, transpose
  * orientation).
  */
@@ -50,7 +50,7 @@ static int mv_read(const tigris_plan_t *p, uint16_t oi, int32_t *v, uint32_t max
 }
 
 /* An op whose result along `axis` depends only on the same positions of its
- * operands (§2.7.6 "independent band" rules), so bands along it are exact. */
+ * operands (docs/runtime-semantics.md R2.7.6 "independent band" rules), so bands along it are exact. */
 static int indep_op(const tigris_plan_t *p, uint16_t oi, uint32_t axis) {
     const tigris_op_t *op = &p->ops[oi];
     uint16_t out;

@@ -1,6 +1,6 @@
 /*
  * bands.h - how a standalone stage can be cut into bands
- * (runtime-semantics §2.3 rule order, §2.7.1-§2.7.7). Shared by the
+ * (docs/runtime-semantics.md R2.3 rule order, R2.7.1-R2.7.7). Shared by the
  * loader's tiling contracts, the band checks (docs/format.md F5-F7) and
  * the public tigris_stage_band_kind / tigris_stage_tile_facts.
  *
@@ -19,13 +19,13 @@ typedef struct {
 
 /* What the stage's shape allows, independent of any tile record. */
 typedef struct {
-    uint8_t reshape;      /* §2.7.7: reshape in row bands */
-    uint8_t leading;      /* §2.7.6 */
-    uint8_t row_tiled;    /* §2.7.5 */
-    uint8_t transposed;   /* §2.7.4 */
-    uint8_t input_driven; /* §2.7.3 */
+    uint8_t reshape;      /* docs/runtime-semantics.md R2.7.7: reshape in row bands */
+    uint8_t leading;      /* R2.7.6 */
+    uint8_t row_tiled;    /* R2.7.5 */
+    uint8_t transposed;   /* R2.7.4 */
+    uint8_t input_driven; /* R2.7.3 */
     uint8_t common_rank;  /* 3 or 4 when every stage input/output has it, else 0 */
-    uint8_t stripe_ok;    /* §2.7.1 allow-list (with common rank) */
+    uint8_t stripe_ok;    /* docs/runtime-semantics.md R2.7.1 allow-list (with common rank) */
     uint8_t indep_height; /* single op independent along axis 1 */
     /* Extents the band kinds divide. */
     uint8_t reshape_axis, leading_axis, transpose_axis_rows, transpose_axis_cols;

@@ -1,4 +1,4 @@
-/* header.c - step 1 of §13.2: size, magic, revision window, file size.
+/* header.c - step 1 of docs/format.md P13.2: size, magic, revision window, file size.
  * (NULL and endianness are answered by the entry point before this.) */
 #include "loader_internal.h"
 

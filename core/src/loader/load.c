@@ -1,5 +1,5 @@
 /*
- * load.c - tigris_plan_load / _ex: runs the checks of tgrs-format.md §13.2
+ * load.c - tigris_plan_load / _ex: runs the checks of docs/format.md P13.2
  * in their documented order. The first failing step decides the error, and
  * a failed load leaves the caller's plan zeroed so nothing half-checked can
  * be used.

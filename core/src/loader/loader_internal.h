@@ -1,7 +1,7 @@
 /*
  * loader_internal.h - shared state and helpers of the plan loader.
  *
- * The loader runs the checks of tgrs-format.md §13.2 in order; each step
+ * The loader runs the checks of docs/format.md P13.2 in order; each step
  * lives in the file named for what it checks and reads the context below.
  * Every helper that reads plan bytes takes offsets the caller has already
  * bounded, or bounds them itself and says so.
@@ -75,7 +75,7 @@ static inline uint16_t tigris__stage_out(const tigris_plan_t *p, const tigris_st
 /* A NUL-terminated string starts at off inside the string section. */
 int tigris__ld_string_ok(const tigris__ld_t *ld, uint32_t off);
 
-/* ---- steps of §13.2, in order (each returns TIGRIS_OK or the error) ---- */
+/* ---- steps of docs/format.md P13.2, in order (each returns TIGRIS_OK or the error) ---- */
 tigris_error_t tigris__ld_header(tigris__ld_t *ld);        /* step 1 */
 tigris_error_t tigris__ld_directory(tigris__ld_t *ld);     /* steps 2-4 */
 tigris_error_t tigris__ld_tables(tigris__ld_t *ld);        /* step 5 */
@@ -98,7 +98,7 @@ tigris_error_t tigris__ld_control_flow(tigris__ld_t *ld);  /* step 19 */
 uint32_t tigris__ld_families_needed(const tigris_plan_t *plan);
 tigris_error_t tigris__ld_kernel_families(const tigris_plan_t *plan);
 
-/* Within step 16: the tiled-stage contracts of tgrs-format §7.3, then the
+/* Within step 16: the tiled-stage contracts of docs/format.md P7.3, then the
  * band rules F5-F7 (docs/format.md). */
 tigris_error_t tigris__ld_tile_contract(const tigris__ld_t *ld, uint16_t s);
 tigris_error_t tigris__ld_tile_band(const tigris__ld_t *ld, uint16_t s);
@@ -108,7 +108,7 @@ tigris_error_t tigris__ld_chain_band(const tigris__ld_t *ld, uint16_t head);
 int tigris__op_is_unary(uint8_t t);      /* the unary pointwise list */
 int tigris__op_is_binary(uint8_t t);     /* the binary pointwise list */
 int tigris__op_is_spatial_h(uint8_t t);  /* Conv, Depthwise, Max/Avg/L2 pool */
-int tigris__op_is_chainable(uint8_t t);  /* stripe-tileable set of §6.2 */
+int tigris__op_is_chainable(uint8_t t);  /* stripe-tileable set of docs/format.md P6.2 */
 int tigris__op_is_height_tiling(uint8_t t);
 int tigris__op_is_row_tiling(uint8_t t);
 

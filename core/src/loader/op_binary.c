@@ -1,6 +1,6 @@
 /*
  * op_binary.c - elementwise binary operators, comparisons, logic and select
- * (tgrs-format.md §14.3, §14.3.1, §14.10; kinds 7, 9 and 13 of §10.1).
+ * (docs/format.md P14.3, P14.3.1, P14.10; kinds 7, 9 and 13 of P10.1).
  */
 #include "op_checks.h"
 
@@ -63,11 +63,11 @@ static tigris_error_t tg_check_constant_operand(const tg_op_ctx_t *c, const uint
     const tigris_tensor_t *y = tg_out(c, 0);
     const tg_dim_t *ys = tg_shape(c, y);
     *cq = NULL;
-    /* §10.1 payload validity. */
+    /* docs/format.md P10.1 payload validity. */
     TG_REQUIRE(len == 4 || (len > 4 && (len - 4u) % 4u == 0));
     TG_REQUIRE(co[0] <= arity - 1u && co[1] == 0);
     uint16_t qidx = tg_rd_u16(co + 2);
-    /* §14.3.1 */
+    /* docs/format.md P14.3.1 */
     TG_REQUIRE(op->num_inputs == arity - 1u);
     int64_t size = tg_weight_size(c, op->weight_idx);
     TG_REQUIRE(size >= 0);

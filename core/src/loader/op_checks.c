@@ -1,8 +1,8 @@
 /*
  * op_checks.c - the operator-semantics pass: int32 producers over the whole
  * plan first, then each operator in table order through fused activation,
- * dtype signature and its family's rules (tgrs-format.md §5.5, §5.6, §8.1,
- * §9, §10, §14). The first broken rule decides the error.
+ * dtype signature and its family's rules (docs/format.md P5.5, P5.6, P8.1,
+ * P9, P10, P14). The first broken rule decides the error.
  */
 #include "op_checks.h"
 

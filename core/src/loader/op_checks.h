@@ -1,6 +1,6 @@
 /*
  * op_checks.h - operator-semantics validation, the final load step
- * (tgrs-format.md §13.2 step 20).
+ * (docs/format.md P13.2 step 20).
  *
  * Called only on a plan whose structure has already been validated: every
  * tensor/op index, pool offset, attribute record, weight range and quant
@@ -42,7 +42,7 @@ typedef struct {
     uint8_t d;           /* what role "D" means for this op: plan dtype, or float32 in a float section */
 } tg_op_ctx_t;
 
-/* Dtype roles of §5.6. */
+/* Dtype roles of docs/format.md P5.6. */
 enum {
     TG_ROLE_D = 1,
     TG_ROLE_D_BOOL,
@@ -105,7 +105,7 @@ const tigris_quant_param_t *tg_quant(const tg_op_ctx_t *c, const tigris_tensor_t
 int tg_broadcasts(const tg_dim_t *s, uint32_t r, const tg_dim_t *o, uint32_t orank);
 /* Operand read as [1..1, suffix of o] or dense: what the kernels do above rank 4. */
 int tg_periodic(const tg_dim_t *s, uint32_t r, const tg_dim_t *o, uint32_t orank);
-/* §14.1: the forward window rule on one axis. */
+/* docs/format.md P14.1: the forward window rule on one axis. */
 int tg_window_ok(int64_t in, int64_t out, uint32_t k, uint32_t s, uint32_t pb, uint32_t pa, uint32_t d);
 
 /* Product saturated to TG_SAT (2^32), a value no u32 size can equal; operands

@@ -1,7 +1,7 @@
 /*
  * op_control.c - If/While. Their branches and operand forms are validated
- * with the subgraph section (§12, step 19); here only the attribute the
- * executor needs to find them (§10.4).
+ * with the subgraph section (docs/format.md P12, step 19); here only the attribute the
+ * executor needs to find them (P10.4).
  */
 #include "op_checks.h"
 

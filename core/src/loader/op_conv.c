@@ -1,6 +1,6 @@
 /*
  * op_conv.c - convolution family, fully connected, pools and MatMul
- * (tgrs-format.md §8.1 constant sizes, §9 channel fit, §14.1, §14.2).
+ * (docs/format.md P8.1 constant sizes, P9 channel fit, P14.1, P14.2).
  */
 #include "op_checks.h"
 

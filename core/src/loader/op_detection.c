@@ -1,6 +1,6 @@
 /*
- * op_detection.c - DETECTION_POSTPROCESS (tgrs-format.md §14.9; kinds 14 and
- * 18 of §10.1).
+ * op_detection.c - DETECTION_POSTPROCESS (docs/format.md P14.9; kinds 14 and
+ * 18 of P10.1).
  */
 #include "op_checks.h"
 

@@ -1,6 +1,6 @@
 /*
  * op_movement.c - data-movement operators 66-72 and their MOVEMENT payload
- * (tgrs-format.md §14.7; kind 12 of §10.1).
+ * (docs/format.md P14.7; kind 12 of P10.1).
  */
 #include "op_checks.h"
 

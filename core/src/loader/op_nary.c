@@ -1,5 +1,5 @@
 /*
- * op_nary.c - Cast, AddN and LogicalNot (tgrs-format.md §14.10); the dtype
+ * op_nary.c - Cast, AddN and LogicalNot (docs/format.md P14.10); the dtype
  * pairs Cast accepts are decided in op_signature.c.
  */
 #include "op_checks.h"

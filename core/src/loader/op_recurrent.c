@@ -1,6 +1,6 @@
 /*
- * op_recurrent.c - SVDF and LSTM (tgrs-format.md §14.8; kinds 14, 15, 16 of
- * §10.1). Their constants come from the CONSTANTS list, never weight/bias.
+ * op_recurrent.c - SVDF and LSTM (docs/format.md P14.8; kinds 14, 15, 16 of
+ * P10.1). Their constants come from the CONSTANTS list, never weight/bias.
  */
 #include "op_checks.h"
 

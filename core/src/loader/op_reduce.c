@@ -1,6 +1,6 @@
 /*
- * op_reduce.c - reductions, CumSum, ArgMax/ArgMin (tgrs-format.md §14.6;
- * kinds 6 and 11 of §10.1).
+ * op_reduce.c - reductions, CumSum, ArgMax/ArgMin (docs/format.md P14.6;
+ * kinds 6 and 11 of P10.1).
  */
 #include "op_checks.h"
 

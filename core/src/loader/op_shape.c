@@ -1,6 +1,6 @@
 /*
  * op_shape.c - shape and data-layout operators: Reshape, Flatten, Transpose,
- * Pad, Concat, Split, Resize (tgrs-format.md §14.5; kinds 1, 5, 10).
+ * Pad, Concat, Split, Resize (docs/format.md P14.5; kinds 1, 5, 10).
  */
 #include "op_checks.h"
 

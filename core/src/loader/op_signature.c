@@ -1,5 +1,5 @@
 /*
- * op_signature.c - dtype signatures (tgrs-format.md §5.6), the int32 producer
+ * op_signature.c - dtype signatures (docs/format.md P5.6), the int32 producer
  * rule, and the float sections an int8 plan may contain (docs/format.md,
  * "Operator checks").
  */

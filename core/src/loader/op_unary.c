@@ -1,6 +1,6 @@
 /*
  * op_unary.c - one-in, one-out activations, math and normalisation
- * (tgrs-format.md §14.4; kinds 2 and 3 of §10.1).
+ * (docs/format.md P14.4; kinds 2 and 3 of P10.1).
  */
 #include "op_checks.h"
 

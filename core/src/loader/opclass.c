@@ -1,5 +1,5 @@
 /* opclass.c - the operator lists the stage and band rules are written in
- * (tgrs-format §6.2/§7.3, runtime-semantics §2.7). */
+ * (docs/format.md P6.2/P7.3, docs/runtime-semantics.md R2.7). */
 #include "loader_internal.h"
 
 int tigris__op_is_unary(uint8_t t) {

@@ -1,5 +1,5 @@
-/* ops.c - step 11 of §13.2: operator records point at valid strings,
- * index-pool ranges, tensors, stages and weights (§5.4). */
+/* ops.c - step 11 of docs/format.md P13.2: operator records point at valid strings,
+ * index-pool ranges, tensors, stages and weights (P5.4). */
 #include "loader_internal.h"
 
 tigris_error_t tigris__ld_ops(tigris__ld_t *ld) {

@@ -1,4 +1,4 @@
-/* pools.c - step 6 of §13.2: index/shape/string pools, model name and the
+/* pools.c - step 6 of docs/format.md P13.2: index/shape/string pools, model name and the
  * model I/O lists. */
 #include "loader_internal.h"
 

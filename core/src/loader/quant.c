@@ -1,4 +1,4 @@
-/* quant.c - step 14 of §13.2: quant records (§9). The scale is a tensor
+/* quant.c - step 14 of docs/format.md P13.2: quant records (P9). The scale is a tensor
  * property (BAD_TENSOR); the array ranges are structure (BAD_SECTION). */
 #include "loader_internal.h"
 

@@ -1,5 +1,5 @@
 /*
- * sections.c - steps 2-4 of §13.2: the section directory, required
+ * sections.c - steps 2-4 of docs/format.md P13.2: the section directory, required
  * sections and pool alignment.
  *
  * The format stores no section lengths: a section runs to the next present

@@ -1,6 +1,6 @@
 /*
  * sizing.c - arena and workspace sizes a loaded plan needs
- * (runtime-semantics §1.12 and §2.1.1), and the plan's data dtype.
+ * (docs/runtime-semantics.md R1.12 and R2.1.1), and the plan's data dtype.
  */
 #include "loader_internal.h"
 

@@ -1,6 +1,6 @@
 /*
- * stages.c - steps 16 and 17 of §13.2: each stage in order (§6.2), its
- * tiling contract (§7.3 and docs/format.md F5/F7) and its chain (F6), then
+ * stages.c - steps 16 and 17 of docs/format.md P13.2: each stage in order (P6.2), its
+ * tiling contract (P7.3 and docs/format.md F5/F7) and its chain (F6), then
  * that every operator was scheduled.
  */
 #include "loader_internal.h"

@@ -1,6 +1,6 @@
 /*
- * subgraphs.c - steps 9 and 19 of §13.2: the subgraph section header and
- * the control-flow rules of §12 (graph ranges, tensor ownership, If/While
+ * subgraphs.c - steps 9 and 19 of docs/format.md P13.2: the subgraph section header and
+ * the control-flow rules of P12 (graph ranges, tensor ownership, If/While
  * placement and operand forms, nesting depth).
  */
 #include "loader_internal.h"

@@ -1,5 +1,5 @@
 /*
- * tables.c - step 5 of §13.2: every fixed-size table fits its section
+ * tables.c - step 5 of docs/format.md P13.2: every fixed-size table fits its section
  * extent, plus the per-record values that decide how later steps read the
  * table (tile layout and axis, quant page arithmetic, state bounds, the
  * schema-11 memory section).

@@ -1,7 +1,7 @@
 /*
- * tensors.c - steps 7, 8 and 10 of §13.2: the tensor limit, each tensor
- * record (§4.4), agreement with the model I/O lists, and the roles of
- * state tensors (§11).
+ * tensors.c - steps 7, 8 and 10 of docs/format.md P13.2: the tensor limit, each tensor
+ * record (P4.4), agreement with the model I/O lists, and the roles of
+ * state tensors (P11).
  */
 #include "loader_internal.h"
 

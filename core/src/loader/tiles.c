@@ -1,6 +1,6 @@
 /*
- * tiles.c - within step 16 of §13.2: the tiled-stage contracts of
- * tgrs-format §7.3, then docs/format.md F5 (stated kind and facts, schema
+ * tiles.c - within step 16 of docs/format.md P13.2: the tiled-stage contracts of
+ * docs/format.md P7.3, then docs/format.md F5 (stated kind and facts, schema
  * 11) and F7 (TILE_BAND) for a standalone stage with a tileable record.
  */
 #include "bands.h"

@@ -1,6 +1,6 @@
 /*
- * weights.c - steps 13, 15 and 18 of §13.2: uncompressed weights inside
- * the blob, weight-block records (§8.3), and that every constant an op of a
+ * weights.c - steps 13, 15 and 18 of docs/format.md P13.2: uncompressed weights inside
+ * the blob, weight-block records (P8.3), and that every constant an op of a
  * compressed plan reads lies in its own stage's block.
  */
 #include "loader_internal.h"

@@ -2,7 +2,7 @@
 // The TFLite writer (tigris_export) writes an operator's option table field by
 // field as the reader stored it (Operator::option_fields); an operator a test
 // builds has only the parsed Options. This derives the stored form from them,
-// with the union type and field ids of TFLite's schema (tflm-arena.md §10).
+// with the union type and field ids of TFLite's schema (docs/tflm-arena.md A10).
 #pragma once
 
 #include "tigris_tflite/model.hpp"

@@ -238,7 +238,7 @@ static int conv1d_views(const tigris_plan_t *plan, const tigris_op_t *op, tk_vie
     op2->spatial.dilation_w = 1;
     op2->spatial.pad_left = op2->spatial.pad_right = 0;
     (void)plan;
-    /* A 1-D stripe carries no line-buffer roll offsets (§4.3 item 3). */
+    /* A 1-D stripe carries no line-buffer roll offsets (docs/runtime-semantics.md R4.3 item 3). */
     return 0;
 }
 

@@ -1,5 +1,5 @@
 /*
- * detection.c - DETECTION_POSTPROCESS (tgrs-format.md §14.9), following
+ * detection.c - DETECTION_POSTPROCESS (docs/format.md P14.9), following
  * TFLite's detection_postprocess: centre-size box decoding against float32
  * anchors, then fast NMS (one class per box) or regular NMS (per class,
  * merged by score). Box and score inputs may be float32 or int8 (read

@@ -1,8 +1,8 @@
 /*
  * elementwise.c - float32 elementwise binary operators with broadcasting
  * (and one constant operand): Add, Sub, Mul, Div, SquaredDifference,
- * Maximum, Minimum, FloorDiv, FloorMod and PRelu (runtime-semantics §4.4,
- * §4.5). A fused Relu/Relu6 is applied when the op carries one (the loader
+ * Maximum, Minimum, FloorDiv, FloorMod and PRelu (docs/runtime-semantics.md R4.4,
+ * R4.5). A fused Relu/Relu6 is applied when the op carries one (the loader
  * allows it on Add only).
  */
 #include <math.h>
@@ -23,7 +23,7 @@ static int apply(int which, float x0, float x1, float *r) {
         *r = d * d;
         return 0;
     }
-    /* These forms fix what a NaN operand gives (§4.5). */
+    /* These forms fix what a NaN operand gives (docs/runtime-semantics.md R4.5). */
     case OP_MAX: *r = x0 < x1 ? x1 : x0; return 0;
     case OP_MIN: *r = x1 < x0 ? x1 : x0; return 0;
     case OP_FLOOR_DIV:

@@ -1,5 +1,5 @@
 /*
- * recurrent.c - float32 SVDF and LSTM (tgrs-format.md §14.8). Their
+ * recurrent.c - float32 SVDF and LSTM (docs/format.md P14.8). Their
  * constants come from the CONSTANTS attribute (weight indices); state comes
  * in as STATE-flagged inputs and leaves as STATE-flagged outputs, which the
  * executor carries across runs. Neither op is banded: a kernel handed an

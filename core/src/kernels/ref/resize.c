@@ -1,6 +1,6 @@
 /*
  * resize.c - float32 Resize (nearest) and ResizeLinear (bilinear) with the
- * coordinate rules of runtime-semantics §4.7: mode = kernel_h (0 half-pixel,
+ * coordinate rules of docs/runtime-semantics.md R4.7: mode = kernel_h (0 half-pixel,
  * 1 asymmetric, 2 align-corners, 3 nearest-only asymmetric + 0.5), an
  * optional RESIZE_SCALES attribute replacing the size ratio (not in mode 2).
  * Under a height stripe the kernel maps its output rows through their

@@ -11,7 +11,7 @@
  *    larger scale, the difference squared and rescaled.
  *  - Maximum/Minimum: raw comparison (identical quantisation required).
  *  - PRelu: two multipliers, s_in/s_out and s_in·s_alpha/s_out.
- * (runtime-semantics §4.1, §4.3 items 8-12 and 23.)
+ * (docs/runtime-semantics.md R4.1, R4.3 items 8-12 and 23.)
  */
 #include "../kernel_common.h"
 #include "fixedpoint.h"
@@ -97,7 +97,7 @@ int tk_s8_mul(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_inde
     return binary(plan, op, op_index, mem, OP_MUL);
 }
 
-/* ---- TFLite's element-wise helpers (runtime-semantics §4.1) ---- */
+/* ---- TFLite's element-wise helpers (docs/runtime-semantics.md R4.1) ---- */
 
 /* Elementwise multiplier of num/den formed in double: QuantizeMultiplier,
  * valid only with a shift of at most 30. */

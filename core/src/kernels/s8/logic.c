@@ -10,7 +10,7 @@
  *
  * The int8 half: comparisons (TFLite's scheme: each operand (x - zp) shifted
  * left by 8 and rescaled by its COMPARISON_REQUANT multiplier, then compared),
- * Cast from bool (runtime-semantics §4.6) and AddN (§4.3 item 31). Integer
+ * Cast from bool (docs/runtime-semantics.md R4.6) and AddN (R4.3 item 31). Integer
  * only: the one scale-derived value Cast needs, roundf(1/scale), is computed
  * from the scale's bits.
  */

@@ -1,6 +1,6 @@
 /*
- * movement.c - data movement shared by both dtypes (runtime-semantics §4.6,
- * tgrs-format §14.5/§14.7): Transpose, Split, Gather, EmbeddingLookup,
+ * movement.c - data movement shared by both dtypes (docs/runtime-semantics.md R4.6,
+ * docs/format.md P14.5/P14.7): Transpose, Split, Gather, EmbeddingLookup,
  * GatherND, StridedSlice, MirrorPad, ReverseV2 and DynamicUpdateSlice move
  * whole elements of any byte size and never do arithmetic on them, except a
  * Transpose between two int8 encodings, which re-encodes like Reshape.
@@ -10,7 +10,7 @@
  * Bands: Transpose runs under the TRANSPOSE band path (mem->tile
  * transposed_tile: a [outer][in_h][in_w] stack of items of `block`
  * elements becomes [outer][in_w][in_h]). The MOVEMENT ops run under the
- * independent-band rules of §2.7.6 (STRIPE height bands, ROWS and LEADING
+ * independent-band rules of docs/runtime-semantics.md R2.7.6 (STRIPE height bands, ROWS and LEADING
  * bands): every tensor is cut to the band's rows along one axis that the op
  * leaves untouched, and the kernel refuses a band whose parameters touch it.
  */
@@ -247,7 +247,7 @@ int tk_any_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
         return 0;
     }
     /* A transpose band: perm must swap two adjacent axis groups,
-     * [prefix][A][B][suffix] -> [prefix][B][A][suffix] (§2.7.4). */
+     * [prefix][A][B][suffix] -> [prefix][B][A][suffix] (docs/runtime-semantics.md R2.7.4). */
     if (!tc->transposed_tile || tc->width_tiled || tc->row_tiled) return -1;
     int32_t s = 0, ga, gb = 0;
     while (s < r && perm[s] == s) s++;

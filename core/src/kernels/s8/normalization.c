@@ -6,7 +6,7 @@
  * squares, and the fixed-point exp / log of the log-sum-exp, with every
  * prepare-time parameter derived from the scales' bits by integer
  * arithmetic. LayerNorm has no int8 builtin in TFLite; runtime-semantics
- * §4.3.28 defines it with float statistics on dequantised values, so that
+ * docs/runtime-semantics.md R4.3.28 defines it with float statistics on dequantised values, so that
  * kernel exists only in builds with the float family (TIGRIS_ENABLE_F32)
  * and refuses otherwise.
  *
@@ -219,7 +219,7 @@ int tk_s8_log_softmax(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
 
 /* ---- LayerNorm (float statistics; needs the float family) ----
  *
- * runtime-semantics §4.3.28: dequantise x with the input encoding, mean and
+ * docs/runtime-semantics.md R4.3.28: dequantise x with the input encoding, mean and
  * population variance in float, inv = 1 / sqrtf(var + eps), norm =
  * (x - mean)·inv·scale + bias with the float32 weights, then
  * q = roundf(norm / s_out) + zp_out clamped to int8. */

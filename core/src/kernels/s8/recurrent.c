@@ -1,7 +1,7 @@
 /*
- * recurrent.c - int8 SVDF and LSTM (tgrs-format.md §14.8).
+ * recurrent.c - int8 SVDF and LSTM (docs/format.md P14.8).
  *
- * SVDF (runtime-semantics §4.3 item 32; TFLite's integer SVDF): int8 input
+ * SVDF (docs/runtime-semantics.md R4.3 item 32; TFLite's integer SVDF): int8 input
  * and output, int16 state and time weights, int8 feature weights, int32 bias.
  *
  * LSTM (TFLite Micro's integer 8x8->16 LSTM): int8 sequence and hidden
@@ -145,7 +145,7 @@ static int rc_ms(const uint8_t *a, uint32_t i, rc_ms_t *q) {
     return q->m >= 0 && q->s >= -31 && q->s <= 30 ? 0 : -1;
 }
 
-/* The 112-byte int8 payload (§14.8), with the loader's range checks. */
+/* The 112-byte int8 payload (docs/format.md P14.8), with the loader's range checks. */
 static int rc_lstm_payload(const uint8_t *a, uint8_t len, rc_lstm_q_t *q) {
     if (!a || len != 112) return -1;
     q->tm = tk_ld_i32(a, 0);

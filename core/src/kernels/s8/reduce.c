@@ -179,7 +179,7 @@ int tk_s8_reduce_min(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
     return s8_reduce_extreme(plan, op, op_index, mem, 0);
 }
 
-/* Elementwise multiplier (runtime-semantics §4.1): QuantizeMultiplier of
+/* Elementwise multiplier (docs/runtime-semantics.md R4.1): QuantizeMultiplier of
  * s_in/s_out in double; valid only for shifts up to 30. */
 static int s8_emult(uint32_t num_bits, fx_real_t num_extra, uint32_t den_bits, fx_real_t den_extra, int32_t *m,
                     int32_t *s) {

@@ -1,6 +1,6 @@
 /*
- * resize.c - int8 Resize (nearest) and ResizeLinear (runtime-semantics §4.3
- * item 29, §4.7).
+ * resize.c - int8 Resize (nearest) and ResizeLinear (docs/runtime-semantics.md R4.3
+ * item 29, R4.7).
  *
  * Nearest: the source index the float rules give (float32 ratio, product,
  * floor / roundf), reproduced exactly with integer arithmetic on the
@@ -76,7 +76,7 @@ static int same_quant(const tigris_plan_t *plan, const tigris_tensor_t *a, const
 
 /* ---- Nearest: float32 coordinates in exact integer form ---- */
 
-/* The float32 ratio of §4.7 as a value m·2^e (24-bit mantissa). */
+/* The float32 ratio of docs/runtime-semantics.md R4.7 as a value m·2^e (24-bit mantissa). */
 static fx_real_t rz8_ratio(int32_t in, int32_t out, int32_t mode, int has_scale, uint32_t scale_bits) {
     fx_real_t num = {(uint64_t)in, 0}, den = {(uint64_t)out, 0};
     if (mode == 2 && out > 1) {
@@ -197,7 +197,7 @@ static int32_t rz8_round20(int32_t v) {
 }
 
 #if TIGRIS_ENABLE_F32
-/* Different quantisation: float bilinear of dequantised values (§4.7 linear
+/* Different quantisation: float bilinear of dequantised values (docs/runtime-semantics.md R4.7 linear
  * float coordinates), roundf(·/s_out) + zp_out. */
 static void rz8_linear_f(int32_t i, float ratio, int32_t mode, int32_t in, int32_t *lo, int32_t *hi, float *w) {
     float pos = mode == 0 ? ((float)i + 0.5f) * ratio - 0.5f : (float)i * ratio;

@@ -2,7 +2,7 @@
  * unary.c - int8 elementwise unary kernels: Abs and Rsqrt (TFLite's integer
  * elementwise kernels), HardSwish (TFLite's 16-bit fixed-point algorithm),
  * Elu (TFLite's 256-entry table built from a float function) and Erf (the
- * float table of runtime-semantics §4.3.21). Abs, Rsqrt and HardSwish are
+ * float table of docs/runtime-semantics.md R4.3.21). Abs, Rsqrt and HardSwish are
  * integer-only: the parameters TFLite derives in float are reproduced from
  * the scales' bits with fixedpoint.h. Elu and Erf need float math and exist
  * only when the float family is built (TIGRIS_ENABLE_F32); otherwise they
@@ -71,7 +71,7 @@ static int un_fdiv(fx_real_t a, fx_real_t b, fx_real_t *q) {
     return un_normal_f32(*q);
 }
 
-/* TFLM element-wise requantisation step (runtime-semantics §4.1 "EM"):
+/* TFLM element-wise requantisation step (docs/runtime-semantics.md R4.1 "EM"):
  * saturating left shift, SRDHM, rounding right shift; R > 31 gives 0. */
 static int32_t un_em(int32_t v, int32_t m, int32_t s) {
     int32_t l = s > 0 ? s : 0, r = s > 0 ? 0 : -s;
@@ -323,7 +323,7 @@ int tk_s8_elu(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_inde
 #endif
 }
 
-/* runtime-semantics §4.3.21 Erf table: q = roundf(erff(s_in·(x − zp_in)) /
+/* docs/runtime-semantics.md R4.3.21 Erf table: q = roundf(erff(s_in·(x − zp_in)) /
  * s_out) + zp_out, clamped (TFLite has no int8 Erf kernel). */
 int tk_s8_erf(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
     (void)op_index;

@@ -1,4 +1,4 @@
-// arena.hpp - TFLite Micro's arena for a model, as ../shared/spec/tflm-arena.md
+// arena.hpp - TFLite Micro's arena for a model, as docs/tflm-arena.md
 // describes it: the non-persistent head (the greedy memory planner over
 // tensor lifetimes plus the reduction kernels' scratch buffers) and the
 // persistent tail (allocator objects, per-tensor and per-operator records,

@@ -34,7 +34,7 @@ const char *refusal_name(RefusalKind k);
 
 // True for a QUANTIZE or DEQUANTIZE that reads a model input or writes a
 // model output: such a conversion becomes the plan's declared interface
-// dtype (float32 around an int8 tensor, tgrs-format §4.5), not an operator;
+// dtype (float32 around an int8 tensor, docs/format.md P4.5), not an operator;
 // the lowering refuses the dtype pairs the interface cannot declare.
 // A QUANTIZE from int8 to int8 is never a boundary conversion: it is
 // TFLite's Requantize and lowers to an operator wherever it stands.

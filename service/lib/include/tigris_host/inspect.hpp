@@ -57,7 +57,7 @@ struct Quant {
     int32_t zero_point = 0;
     uint32_t channels = 0;
     // Q0.31 multipliers and shifts, one per channel: the effective scale of
-    // the op that writes the tensor (tgrs-format §9).
+    // the op that writes the tensor (docs/format.md P9).
     std::vector<int32_t> multipliers;
     std::vector<int32_t> shifts;
 };

@@ -6,7 +6,7 @@
 //
 // Tests describe a plan as editable vectors of records (indices are plain
 // integers into those vectors), call build(), and get the bytes the compiler's
-// writer would emit (spec/tgrs-format.md §1-§12, docs/format.md F1-F4) plus a
+// writer would emit (docs/format.md P1-P12, F1-F4) plus a
 // Layout telling where every table landed, so one exact byte can be broken
 // afterwards. The builder never validates: it serialises whatever it is given,
 // which is what lets a test describe an invalid plan just as easily.
@@ -205,7 +205,7 @@ public:
     // A height-stripe record: tile_height rows of original_height, halo rows of overlap.
     static TilePlan stripe_tile(uint32_t tile_height, uint32_t original_height, uint16_t halo,
                                 uint16_t receptive_field);
-    // Q0.31 multiplier and exponent of a positive real scale (spec §9).
+    // Q0.31 multiplier and exponent of a positive real scale (docs/format.md P9).
     static void quantize_multiplier(double real, int32_t *multiplier, int32_t *shift);
 
     // Byte count of a tensor as build() writes it.
