@@ -4,7 +4,7 @@
 # refuses requests newer than this release.
 #
 #   cmake -DBUILD_DIR=... -DWORK=... -DCONSUMER=... -DGENERATOR=... -DC_COMPILER=...
-#         [-DEXPECT_TRACE=ON|OFF] [-DPLAN=...] [-DEXAMPLE_SOURCE=... -DEXAMPLE=...]
+#         [-DCONSUMER_FLAGS=...] [-DEXPECT_TRACE=ON|OFF] [-DPLAN=...] [-DEXAMPLE_SOURCE=... -DEXAMPLE=...]
 #         -P install_consume.cmake
 foreach(v BUILD_DIR WORK CONSUMER GENERATOR C_COMPILER)
   if(NOT DEFINED ${v})
@@ -74,7 +74,8 @@ endforeach()
 
 # 2. Configure, build and run the consumer with the documented request (0.6).
 set(common -G ${GENERATOR} -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_PREFIX_PATH=${prefix}
-           -DCMAKE_BUILD_TYPE=Release -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+           -DCMAKE_BUILD_TYPE=Release -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
+           "-DCMAKE_C_FLAGS=${CONSUMER_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}")
 set(consumer_args ${common} -DTIGRIS_REQUEST=0.6)
 if(DEFINED EXPECT_TRACE)
   list(APPEND consumer_args -DCONSUMER_EXPECT_TRACE=${EXPECT_TRACE})
