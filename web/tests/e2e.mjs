@@ -57,11 +57,18 @@ try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
+  // Nothing fails on load: no console error, no failed or 4xx/5xx request (was a favicon.ico 404).
+  const loadProblems = [];
+  page.on('console', (m) => { if (m.type() === 'error') loadProblems.push(`console: ${m.text()}`); });
+  page.on('requestfailed', (r) => loadProblems.push(`failed: ${r.url()}`));
+  page.on('response', (r) => { if (r.status() >= 400) loadProblems.push(`${r.status()}: ${r.url()}`); });
   await page.goto(`${base}/?plan=/plans/${CASE}.tgrs`);
   await page.waitForSelector('#summary-panel:not([hidden])');
   const summary = await page.textContent('#summary');
   assert.match(summary, /linebuf|model/);
   assert.match(summary, new RegExp(String(plan.fastRequired)));
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(loadProblems, []);
   passed++;
 
   // Run with zeros so node can repeat the exact run.
