@@ -169,7 +169,10 @@ export class TimelineView {
       ctx.fillRect(this.x(s.start), 0, Math.max(1, this.x(s.end) - this.x(s.start)), BAND_H / 2);
       ctx.fillStyle = '#1d2330';
       ctx.font = '10px sans-serif';
-      ctx.fillText(`stage ${s.index}`, this.x(s.start) + 2, 10);
+      // "S3" says which stage; "stage 3" when there is room, nothing when too narrow.
+      const w = this.x(s.end) - this.x(s.start) - 4;
+      const label = [`stage ${s.index}`, `S${s.index}`].find((l) => ctx.measureText(l).width <= w);
+      if (label) ctx.fillText(label, this.x(s.start) + 2, 10);
     });
     t.tiles.forEach((s, k) => {
       if (!vis(s.start, s.end)) return;
