@@ -102,6 +102,25 @@ try {
   passed++;
   await page.screenshot({ path: shot, fullPage: true });
 
+  // Long names do not widen the page. The corpus plan's names are short, so
+  // a 200-character name is put into the details panel and the summary (as
+  // an imported TFLite model's tensor names would be) and the page must still
+  // be no wider than the window at 1400 and 1920 px.
+  const long = 'model/sequential/conv2d_depthwise_block_'.repeat(5);
+  await page.evaluate((name) => {
+    const cell = document.querySelector('#details tr[data-field="tensor"] td:last-child');
+    if (cell) cell.textContent = `3 ${name}`;
+    const dd = document.querySelector('#summary dd');
+    if (dd) dd.textContent = name;
+  }, long);
+  for (const width of [1400, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    const [sw, iw] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(sw <= iw, `page ${sw} px wide in a ${iw} px window`);
+    await page.screenshot({ path: shot.replace(/\.png$/, `-long-${width}.png`), fullPage: true });
+  }
+  passed++;
+
   // A bad file: the loader's error in the page, not a blank screen.
   await page.goto(`${base}/?plan=/plans/bad.tgrs`);
   await page.waitForSelector('#error:not([hidden])');
