@@ -58,6 +58,14 @@ export class TimelineView {
     this.view = { start: 0, end: Math.max(1, count) };
     this.short = timeline.placements.filter((p) => p.end - p.start <= SHORT);  // stays sorted by start
     this.long = timeline.placements.filter((p) => p.end - p.start > SHORT);
+    // Each lane is scaled to the highest byte this run used in that pool
+    // (not the arena's size, which can be far larger and flatten the lane).
+    for (const p of timeline.placements) this.peak[p.pool] = Math.max(this.peak[p.pool] ?? 0, p.offset + p.bytes);
+  }
+  private peak: number[] = [0, 0];
+  private laneSize(pool: number): number {
+    const arena = pool === POOL_FAST ? this.arenas.fast : this.arenas.slow;
+    return Math.max(1, this.peak[pool] || arena);
   }
 
   // Calls fn on every placement that overlaps the visible event range
@@ -86,7 +94,7 @@ export class TimelineView {
     return Math.max(0, Math.min(this.count - 1, Math.floor(e)));
   }
   private y(pool: number, offset: number): number {
-    const size = Math.max(1, pool === POOL_FAST ? this.arenas.fast : this.arenas.slow);
+    const size = this.laneSize(pool);
     return this.laneTop(pool) + (offset / size) * this.laneH();
   }
 
@@ -96,7 +104,7 @@ export class TimelineView {
     for (const pool of [0, 1]) {
       const top = this.laneTop(pool);
       if (py < top || py > top + this.laneH()) continue;
-      const size = Math.max(1, pool === POOL_FAST ? this.arenas.fast : this.arenas.slow);
+      const size = this.laneSize(pool);
       const off = ((py - top) / this.laneH()) * size;
       let hit: Placement | undefined;
       this.forVisible((p) => {
@@ -169,7 +177,10 @@ export class TimelineView {
       ctx.fillRect(this.x(s.start), 0, Math.max(1, this.x(s.end) - this.x(s.start)), BAND_H / 2);
       ctx.fillStyle = '#1d2330';
       ctx.font = '10px sans-serif';
-      ctx.fillText(`stage ${s.index}`, this.x(s.start) + 2, 10);
+      // "S3" says which stage; "stage 3" when there is room, nothing when too narrow.
+      const w = this.x(s.end) - this.x(s.start) - 4;
+      const label = [`stage ${s.index}`, `S${s.index}`].find((l) => ctx.measureText(l).width <= w);
+      if (label) ctx.fillText(label, this.x(s.start) + 2, 10);
     });
     t.tiles.forEach((s, k) => {
       if (!vis(s.start, s.end)) return;
@@ -184,7 +195,8 @@ export class TimelineView {
       ctx.fillRect(0, top, canvas.width, this.laneH());
       ctx.fillStyle = '#555';
       ctx.font = '10px sans-serif';
-      ctx.fillText(`${pool === 0 ? 'fast' : 'slow'} ${pool === 0 ? this.arenas.fast : this.arenas.slow} B`, 2, top - 3);
+      const arena = pool === 0 ? this.arenas.fast : this.arenas.slow;
+      ctx.fillText(`${pool === 0 ? 'fast' : 'slow'} arena ${arena} B, lane scaled to used peak ${this.laneSize(pool)} B`, 2, top - 3);
     }
 
     // Placements. Many narrower than a pixel land in one column when zoomed

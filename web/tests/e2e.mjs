@@ -57,11 +57,18 @@ try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
+  // Nothing fails on load: no console error, no failed or 4xx/5xx request (was a favicon.ico 404).
+  const loadProblems = [];
+  page.on('console', (m) => { if (m.type() === 'error') loadProblems.push(`console: ${m.text()}`); });
+  page.on('requestfailed', (r) => loadProblems.push(`failed: ${r.url()}`));
+  page.on('response', (r) => { if (r.status() >= 400) loadProblems.push(`${r.status()}: ${r.url()}`); });
   await page.goto(`${base}/?plan=/plans/${CASE}.tgrs`);
   await page.waitForSelector('#summary-panel:not([hidden])');
   const summary = await page.textContent('#summary');
   assert.match(summary, /linebuf|model/);
   assert.match(summary, new RegExp(String(plan.fastRequired)));
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(loadProblems, []);
   passed++;
 
   // Run with zeros so node can repeat the exact run.
@@ -94,6 +101,25 @@ try {
   assert.equal(await page.locator('#timelines canvas').count(), 2);
   passed++;
   await page.screenshot({ path: shot, fullPage: true });
+
+  // Long names do not widen the page. The corpus plan's names are short, so
+  // a 200-character name is put into the details panel and the summary (as
+  // an imported TFLite model's tensor names would be) and the page must still
+  // be no wider than the window at 1400 and 1920 px.
+  const long = 'model/sequential/conv2d_depthwise_block_'.repeat(5);
+  await page.evaluate((name) => {
+    const cell = document.querySelector('#details tr[data-field="tensor"] td:last-child');
+    if (cell) cell.textContent = `3 ${name}`;
+    const dd = document.querySelector('#summary dd');
+    if (dd) dd.textContent = name;
+  }, long);
+  for (const width of [1400, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    const [sw, iw] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(sw <= iw, `page ${sw} px wide in a ${iw} px window`);
+    await page.screenshot({ path: shot.replace(/\.png$/, `-long-${width}.png`), fullPage: true });
+  }
+  passed++;
 
   // A bad file: the loader's error in the page, not a blank screen.
   await page.goto(`${base}/?plan=/plans/bad.tgrs`);
