@@ -32,6 +32,10 @@ PRESETS="${TIGRIS_PRESETS:-$ALL_PRESETS}"
 LOGS="$BUILD_ROOT/logs"
 SHARED="${TIGRIS_SHARED_DIR:-$ROOT/../shared}"
 
+# ccache (when installed) keys on relative paths inside the checkout, so a
+# fresh clone elsewhere reuses what an earlier build of the same sources made.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
+
 # Debian's emscripten runs its optimizer under node and needs Debian's acorn,
 # which a node installed from elsewhere does not search for by default.
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
