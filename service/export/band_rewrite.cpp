@@ -177,8 +177,18 @@ private:
                      const std::string &name, const tfl::Quantization *quant = nullptr) {
         std::string key(reinterpret_cast<const char *>(bytes.data()), bytes.size());
         key += static_cast<char>(type);
-        for (int32_t d : shape) key += "," + std::to_string(d);
-        if (quant && !quant->scale.empty()) key += "q" + std::to_string(quant->scale[0]) + "/" + std::to_string(quant->zero_point[0]);
+        // Piece by piece, not `"," + std::to_string(d)`: GCC 12 at -O3 reports a
+        // false -Wrestrict on the temporary (GCC bug 105329).
+        for (int32_t d : shape) {
+            key += ',';
+            key += std::to_string(d);
+        }
+        if (quant && !quant->scale.empty()) {
+            key += 'q';
+            key += std::to_string(quant->scale[0]);
+            key += '/';
+            key += std::to_string(quant->zero_point[0]);
+        }
         if (auto it = consts_.find(key); it != consts_.end()) return it->second;
         auto owned = std::make_shared<std::vector<uint8_t>>(std::move(bytes));
         tfl::Buffer b;

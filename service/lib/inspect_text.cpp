@@ -42,7 +42,12 @@ private:
 
 std::string shape_text(const std::vector<int32_t> &shape) {
     std::string s = "[";
-    for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+    // Appended piece by piece: `"," + std::to_string(x)` makes GCC 12 at -O3
+    // report a false -Wrestrict inside std::char_traits (GCC bug 105329).
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (i) s += ',';
+        s += std::to_string(shape[i]);
+    }
     return s + "]";
 }
 

@@ -123,7 +123,7 @@ TEST_F(RunCli, TraceFormatsAndExitCodes) {
     // One line per event in both formats.
     EXPECT_EQ(std::count(text.out.begin(), text.out.end(), '\n'), std::count(jsonl.out.begin(), jsonl.out.end(), '\n'));
     std::istringstream lines(jsonl.out);
-    for (std::string line; std::getline(lines, line);) EXPECT_NO_THROW((void)nlohmann::json::parse(line)) << line;
+    for (std::string line; std::getline(lines, line);) EXPECT_TRUE(nlohmann::json::accept(line)) << line;
     const Proc chrome = spawn({"trace", corpus(c + ".tgrs"), "--input", corpus(c + ".input.bin"), "--format", "chrome"});
     ASSERT_EQ(chrome.code, 0);
     EXPECT_TRUE(nlohmann::json::parse(chrome.out).contains("traceEvents"));
