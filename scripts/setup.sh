@@ -29,6 +29,9 @@ PACKAGES=(
   # gcc-12-source: GCC's Xtensa soft-float, which Debian's lx106 libgcc leaves out
   # (emu/boards/sim-lx106/libgcc.cmake)
   gcc-xtensa-lx106 binutils-xtensa-lx106 picolibc-xtensa-lx106-elf qemu-system-misc gcc-12-source
+  # the Slurm fleet of emulated devices and its tests' throw-away cluster
+  # (tests/cluster/cluster.sh, docs/cluster.md): munged, slurmctld, slurmd, sbatch ...
+  slurm-wlm slurm-client munge
   # WebAssembly viewer and its headless browser tests
   emscripten chromium chromium-driver
 )

@@ -671,6 +671,12 @@ static inline uint32_t tigris_dtype_size(uint8_t dtype) {
     }
 }
 
+/* Names for logs and tools: "float32", "int8", ... for a stored or declared
+ * dtype, and the enum spelling without TIGRIS_OP_ ("CONV", "UNKNOWN") for an
+ * opcode. NULL for a code that has no name, so callers choose what to show. */
+const char *tigris_dtype_name(uint32_t dtype);
+const char *tigris_op_type_name(uint32_t op_type);
+
 /* ---- Arena sizing (library functions) ---- */
 uint32_t tigris_weight_decompression_overhead(const tigris_plan_t *plan);
 uint32_t tigris_fast_arena_required(const tigris_plan_t *plan);

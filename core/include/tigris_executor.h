@@ -42,15 +42,23 @@ typedef struct tigris_exec_stats {
 typedef int (*tigris_kernel_fn)(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
                                 tigris_mem_t *mem, void *user_ctx);
 
-/* Workspace bytes for the build-wide limits: the same formula as
- * tigris_executor_workspace_required() applied to the TIGRIS_MAX_* values
- * (pointer, int32 and uint16 arrays, each with alignment headroom). */
-#define TIGRIS_WS_PTRS_ (TIGRIS_MAX_STAGE_INPUTS + TIGRIS_MAX_STAGE_OUTPUTS + 2 * TIGRIS_MAX_CHAIN_STAGES)
-#define TIGRIS_WS_I32S_ \
-    ((14 + 13 * TIGRIS_MAX_SPATIAL_OPS_PER_STAGE) * TIGRIS_MAX_CHAIN_STAGES + 2 * TIGRIS_MAX_TENSORS)
-#define TIGRIS_WS_U16S_ (2 * TIGRIS_MAX_TENSORS + 4 + 4 * TIGRIS_MAX_SUBGRAPH_DEPTH)
-#define TIGRIS_EXECUTOR_WORKSPACE_MIN_BYTES \
-    ((sizeof(void *) - 1) + TIGRIS_WS_PTRS_ * sizeof(void *) + 3 + TIGRIS_WS_I32S_ * 4 + 1 + TIGRIS_WS_U16S_ * 2)
+/* The executor workspace formula (docs/runtime-semantics.md R2.1.1), the one
+ * definition behind TIGRIS_EXECUTOR_WORKSPACE_MIN_BYTES,
+ * tigris_executor_workspace_required() and the run's own size check: the
+ * bytes for a plan whose stages have at most `inputs` inputs and `outputs`
+ * outputs, whose longest chain has `chain` members with at most `spatial`
+ * height-spatial ops each, over `tensors` tensors. Pointer, int32 and uint16
+ * arrays, each with room to align its start. Arguments of a wider type make
+ * the whole sum that type (the loader passes uint64_t to catch overflow). */
+#define TIGRIS_WORKSPACE_BYTES_(inputs, outputs, chain, spatial, tensors)                              \
+    ((sizeof(void *) - 1) + ((inputs) + (outputs) + 2 * (chain)) * sizeof(void *) + 3 +                \
+     ((14 + 13 * (spatial)) * (chain) + 2 * (tensors)) * 4 + 1 +                                       \
+     (2 * (tensors) + 4 + 4 * TIGRIS_MAX_SUBGRAPH_DEPTH) * 2)
+
+/* Workspace bytes for the build-wide limits TIGRIS_MAX_*. */
+#define TIGRIS_EXECUTOR_WORKSPACE_MIN_BYTES                                                            \
+    TIGRIS_WORKSPACE_BYTES_(TIGRIS_MAX_STAGE_INPUTS, TIGRIS_MAX_STAGE_OUTPUTS, TIGRIS_MAX_CHAIN_STAGES, \
+                            TIGRIS_MAX_SPATIAL_OPS_PER_STAGE, TIGRIS_MAX_TENSORS)
 
 #ifndef TIGRIS_EXECUTOR_WORKSPACE_BYTES
 #define TIGRIS_EXECUTOR_WORKSPACE_BYTES TIGRIS_EXECUTOR_WORKSPACE_MIN_BYTES

@@ -19,6 +19,11 @@ extern "C" {
  * input. */
 int tigris__lz4_decode(const uint8_t *src, uint32_t src_len, uint8_t *dst, uint32_t dst_cap, uint32_t *out_len);
 
+/* 0 when decoding src[0, src_len) would succeed and give exactly expect_len
+ * bytes, -1 otherwise; reads src only. The loader refuses a block that fails
+ * this, so a compressed plan that loads never fails to decode at run time. */
+int tigris__lz4_check(const uint8_t *src, uint32_t src_len, uint32_t expect_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -104,16 +104,8 @@ static int read_file(const char *path, const char *what, uint8_t **out, size_t *
 }
 
 static const char *dtype_name(uint8_t dtype) {
-    switch (dtype) {
-    case TIGRIS_DTYPE_FLOAT32: return "float32";
-    case TIGRIS_DTYPE_UINT8: return "uint8";
-    case TIGRIS_DTYPE_INT8: return "int8";
-    case TIGRIS_DTYPE_INT16: return "int16";
-    case TIGRIS_DTYPE_INT32: return "int32";
-    case TIGRIS_DTYPE_INT64: return "int64";
-    case TIGRIS_DTYPE_BOOL: return "bool";
-    default: return "unknown";
-    }
+    const char *name = tigris_dtype_name(dtype);
+    return name ? name : "unknown";
 }
 
 /* The pattern fill the project's tests and `tigris validate` use. */

@@ -2,6 +2,10 @@
 // [--fast-budget BYTES] [--compress lz4] [--xip] [--json]`: lower a TFLite
 // model to a plan. A refused model prints the refusal's name and reason,
 // writes no file and exits 2.
+//
+// `tigris import --list-builtins [--markdown]` prints how every TFLite
+// builtin is treated: the plan operator it lowers to, or why it is refused
+// (docs/import.md holds the Markdown form; a test keeps them equal).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -9,7 +13,9 @@
 
 #include "command.hpp"
 #include "tigris_import/lower.hpp"
+#include "tigris_host/names.hpp"
 #include "tigris_import/report_json.hpp"
+#include "tigris_import/support.hpp"
 #include "tigris_tflite/model.hpp"
 
 namespace tigris::cli {
@@ -18,10 +24,29 @@ namespace {
 struct Options {
     std::string model, out, compress = "none";
     uint32_t schema = 11, fast_budget = 0;
-    bool xip = false, json = false;
+    bool xip = false, json = false, list_builtins = false, markdown = false;
 };
 
+int list_builtins(bool markdown) {
+    if (markdown) std::cout << "| code | TFLite builtin | plan operator | notes |\n|---:|---|---|---|\n";
+    for (const import::BuiltinSupport &b : import::builtin_support()) {
+        std::string op = b.opcode ? host::op_type_name(b.opcode) : (b.refused ? "refused" : "(interface)");
+        std::string note = b.note;
+        if (b.runtime_opcode) note += " (runtime operator " + host::op_type_name(b.runtime_opcode) + ")";
+        if (markdown)
+            std::cout << "| " << b.code << " | " << b.name << " | " << op << " | " << note << " |\n";
+        else
+            std::cout << b.code << '\t' << b.name << '\t' << op << '\t' << note << '\n';
+    }
+    return kExitOk;
+}
+
 int run(const Options &opt) {
+    if (opt.list_builtins) return list_builtins(opt.markdown);
+    if (opt.model.empty() || opt.out.empty()) {
+        std::cerr << "error: import needs MODEL and -o PLAN (or --list-builtins)\n";
+        return kExitUsage;
+    }
     std::ifstream in(opt.model, std::ios::binary);
     if (!in) {
         std::cerr << "error: cannot read " << opt.model << '\n';
@@ -85,8 +110,11 @@ int run(const Options &opt) {
 
 const Registration reg{"import", "Lower a TFLite model to a .tgrs plan", [](CLI::App &sub) {
                            auto opt = std::make_shared<Options>();
-                           sub.add_option("model", opt->model, "TFLite model (.tflite)")->required();
-                           sub.add_option("-o,--output", opt->out, "Plan file to write (.tgrs)")->required();
+                           sub.add_option("model", opt->model, "TFLite model (.tflite)");
+                           sub.add_option("-o,--output", opt->out, "Plan file to write (.tgrs)");
+                           sub.add_flag("--list-builtins", opt->list_builtins,
+                                        "Print how each TFLite builtin is lowered or why it is refused");
+                           sub.add_flag("--markdown", opt->markdown, "With --list-builtins: a Markdown table");
                            sub.add_option("--schema", opt->schema, "Plan schema revision")
                                ->check(CLI::Range(4, 11))
                                ->default_val(11);

@@ -17,6 +17,7 @@
 #include <absl/synchronization/mutex.h>
 
 #include "command.hpp"
+#include "fleet_options.hpp"
 #include "tigris_server/log_writer.hpp"
 #include "tigris_server/security.hpp"
 #include "tigris_server/server.hpp"
@@ -32,6 +33,8 @@ struct Options {
     server::Limits limits;
     std::string tls_cert, tls_key, tls_client_ca, token_file;  // docs/service.md, "Leaving loopback"
     bool insecure = false;
+    FleetCliOptions fleet;    // docs/cluster.md
+    unsigned emu_timeout_ms = 60000;
 };
 
 // A file's whole content; false (with a message on stderr) when it cannot be read.
@@ -120,6 +123,18 @@ int run(const Options &opt) {
     sigaddset(&stop, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop, nullptr);
 
+    // The emulated-device fleet (local pool, or a Slurm cluster), before any call.
+    if (opt.fleet.fleet != "local" || opt.emu_timeout_ms != 60000) {
+        host::emu::FleetConfig fc;
+        fc.limits.timeout = std::chrono::milliseconds(opt.emu_timeout_ms);
+        apply_fleet_options(opt.fleet, fc);
+        std::string err;
+        if (!server::configure_fleet(fc, err)) {
+            std::cerr << "error: " << err << '\n';
+            return kExitUsage;
+        }
+    }
+
     std::unique_ptr<server::GrpcServer> grpc;
     std::unique_ptr<server::HttpServer> http;
     try {
@@ -141,6 +156,7 @@ int run(const Options &opt) {
     std::string started = "tigris serve: gRPC tigris.v1.Tigris on " + grpc_host + ":" + std::to_string(grpc->port);
     started += security.cert_pem.empty() ? " (plaintext" : security.client_ca_pem.empty() ? " (TLS" : " (TLS, client certificates";
     started += security.tokens.empty() ? ")" : ", bearer token)";
+    if (opt.fleet.fleet != "local") started += ", emulated devices on Slurm";
     if (http)
         started += ", viewer on http://" + opt.http.substr(0, opt.http.rfind(':')) + ":" +
                    std::to_string(http->port()) + "/";
@@ -154,6 +170,7 @@ int run(const Options &opt) {
     log_writer.flush();
     if (http) http->stop();
     grpc->shutdown(opt.grace_ms);
+    server::release_fleet();
     log_writer.line("tigris serve: stopped");
     log_writer.flush();
     return kExitOk;
@@ -189,6 +206,11 @@ const Registration reg{"serve", "Run the gRPC service (and the viewer's static f
                            sub.add_option("--token-file", opt->token_file,
                                           "Bearer tokens, one a line ('#' comments): every call but health needs one");
                            sub.add_flag("--insecure", opt->insecure, "Allow plaintext gRPC on a non-loopback address");
+                           add_fleet_options(sub, opt->fleet);
+                           sub.add_option("--emu-timeout-ms", opt->emu_timeout_ms,
+                                          "Timeout of each emulated-device job (Validate, ValidateMatrix)")
+                               ->check(CLI::Range(100u, 3600000u))
+                               ->default_val(opt->emu_timeout_ms);
                            return std::function<int()>([opt] { return run(*opt); });
                        }};
 

@@ -162,6 +162,27 @@ private:
         return static_cast<int32_t>(sg_->tensors.size() - 1);
     }
 
+    // Band tensors are named after the index of the tensor they split, which
+    // keeps its place (and its full name) in the written tensor table. TFLite
+    // names are often 150+ characters; repeating one per band and per slice
+    // was most of what an export added to the file (docs/export.md).
+    static std::string band_name(int32_t original, int k) {
+        std::string name = "export/t";  // piece by piece: GCC bug 105329, see constant()
+        name += std::to_string(original);
+        name += "/band";
+        name += std::to_string(k);
+        return name;
+    }
+
+    static std::string rows_name(int32_t original, int k, int32_t a, int32_t b) {
+        std::string name = band_name(original, k);
+        name += "/rows";
+        name += std::to_string(a);
+        name += '_';
+        name += std::to_string(b);
+        return name;
+    }
+
     // An image tensor like `like` (type and quantization) with `rows` rows.
     int32_t band_tensor(const tfl::Tensor &like, const std::string &name, int32_t rows, int32_t w, int32_t c) {
         tfl::Tensor t;
@@ -224,8 +245,7 @@ private:
         const int32_t begin = int32_const({0, a - src_lo, 0, 0}, {4}, "export/slice_begin");
         const int32_t size = int32_const({1, b - a, w, c}, {4}, "export/slice_size");
         const tfl::Tensor like = tensor(src);
-        const int32_t o = band_tensor(like, tensor(t).name + "/band" + std::to_string(k) + "/rows" +
-                                                std::to_string(a) + "_" + std::to_string(b), b - a, w, c);
+        const int32_t o = band_tensor(like, rows_name(t, k, a, b), b - a, w, c);
         tfl::Operator op;
         op.opcode_index = opcode(tfl::kSlice);
         op.inputs = {src, begin, size};
@@ -324,7 +344,7 @@ private:
                 continue;
             }
             const tfl::Tensor ot = tensor(n.out);
-            const int32_t o = band_tensor(ot, ot.name + "/band" + std::to_string(k), r.hi - r.lo, ot.shape[2], ot.shape[3]);
+            const int32_t o = band_tensor(ot, band_name(n.out, k), r.hi - r.lo, ot.shape[2], ot.shape[3]);
             op.outputs = {o};
             emitted_.push_back(std::move(op));
             band_[n.out] = {o, r.lo, r.hi};

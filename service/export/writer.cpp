@@ -5,7 +5,9 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <map>
 #include <string>
+#include <vector>
 
 namespace tigris::exporter {
 namespace {
@@ -114,6 +116,18 @@ private:
         return fbb_.CreateVector(v);
     }
 
+    // A FlatBuffer may point at one vector, string or table from many
+    // places. The band rewrite adds tensors that repeat the shapes, the
+    // quantization and the names of the tensors they split, so those are
+    // written once and shared: the file grows by what is new, not by copies.
+    Offset<flatbuffers::Vector<int32_t>> shared_ints(const std::vector<int32_t> &v) {
+        auto [it, fresh] = ints_.try_emplace(v);
+        if (fresh) it->second = fbb_.CreateVector(v);
+        return it->second;
+    }
+
+    Offset<flatbuffers::String> shared_string(const std::string &s) { return fbb_.CreateSharedString(s); }
+
     Offset<void> buffer(const tfl::Buffer &b) {
         Offset<flatbuffers::Vector<uint8_t>> data;
         if (!b.data.empty()) {
@@ -139,6 +153,17 @@ private:
     }
 
     Offset<void> quantization(const tfl::Quantization &q) {
+        // Keyed by the bytes, not by float comparison (NaN, -0.0).
+        std::string key;
+        auto put = [&key](const void *p, size_t n) { key.append(static_cast<const char *>(p), n); };
+        for (const auto *v : {&q.min, &q.max, &q.scale}) {
+            const uint64_t n = v->size();
+            put(&n, sizeof n);
+            put(v->data(), v->size() * sizeof(float));
+        }
+        put(q.zero_point.data(), q.zero_point.size() * sizeof(int64_t));
+        put(&q.quantized_dimension, sizeof q.quantized_dimension);
+        if (auto it = quants_.find(key); it != quants_.end()) return it->second;
         auto mn = q.min.empty() ? Offset<flatbuffers::Vector<float>>() : vec(q.min);
         auto mx = q.max.empty() ? Offset<flatbuffers::Vector<float>>() : vec(q.max);
         auto sc = q.scale.empty() ? Offset<flatbuffers::Vector<float>>() : vec(q.scale);
@@ -149,19 +174,21 @@ private:
         if (!sc.IsNull()) fbb_.AddOffset(slot(2), sc);
         if (!zp.IsNull()) fbb_.AddOffset(slot(3), zp);
         fbb_.AddElement<int32_t>(slot(6), q.quantized_dimension, 0);
-        return Offset<void>(fbb_.EndTable(t));
+        Offset<void> out(fbb_.EndTable(t));
+        quants_.emplace(key, out);
+        return out;
     }
 
     Offset<void> tensor(const tfl::Tensor &x) {
-        auto shape = vec(x.shape);
+        auto shape = shared_ints(x.shape);
         Offset<flatbuffers::String> name;
-        if (!x.name.empty()) name = fbb_.CreateString(x.name);
+        if (!x.name.empty()) name = shared_string(x.name);
         const tfl::Quantization &q = x.quant;
         const bool has_q = !q.min.empty() || !q.max.empty() || !q.scale.empty() || !q.zero_point.empty() ||
                            q.quantized_dimension != 0;
         Offset<void> quant = has_q ? quantization(q) : Offset<void>();
         Offset<flatbuffers::Vector<int32_t>> sig;
-        if (x.shape_signature) sig = vec(*x.shape_signature);
+        if (x.shape_signature) sig = shared_ints(*x.shape_signature);
         uoffset_t t = fbb_.StartTable();
         fbb_.AddOffset(slot(0), shape);
         fbb_.AddElement<int8_t>(slot(1), static_cast<int8_t>(x.type), 0);
@@ -265,6 +292,8 @@ private:
 
     const tfl::Model &m_;
     FlatBufferBuilder fbb_{1 << 16};
+    std::map<std::vector<int32_t>, Offset<flatbuffers::Vector<int32_t>>> ints_;
+    std::map<std::string, Offset<void>> quants_;
 };
 
 }  // namespace

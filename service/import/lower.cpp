@@ -132,6 +132,39 @@ void Lowering::fold_boundaries() {
     }
 }
 
+// A model output that is also a model input: what is left of a model that
+// is only a boundary conversion (a lone QUANTIZE or DEQUANTIZE, folded into
+// the interface). One plan tensor cannot declare two interface dtypes, and a
+// plan needs a stage, so the output becomes a copy of the input made by an
+// identity RESHAPE (a pure reinterpretation the executor runs in place), each
+// side with its own declared dtype: the runtime's interface conversions then
+// do what the TFLite operator did. Other outputs are returned as they are.
+uint16_t Lowering::separate_from_input(int32_t out) {
+    const uint16_t id = tensor_of.at(resolve(out));
+    if (!(b.tensors[id].flags & TIGRIS_TENSOR_MODEL_INPUT)) return id;
+    int32_t model_in = -1;
+    for (int32_t in : sg.inputs)
+        if (resolve(in) == resolve(out)) model_in = in;
+    pf::Tensor copy = b.tensors[id];
+    copy.name = t(out).name == b.tensors[id].name ? copy.name + "/output" : t(out).name;
+    copy.flags = TIGRIS_TENSOR_MODEL_OUTPUT;
+    copy.iface_dtype = t(out).type == tfl::TensorType::Float32 && copy.dtype != TIGRIS_DTYPE_FLOAT32 ? TIGRIS_DTYPE_FLOAT32 : 0;
+    b.tensors[id].flags &= (uint8_t)~TIGRIS_TENSOR_MODEL_OUTPUT;
+    b.tensors[id].iface_dtype =
+        model_in >= 0 && t(model_in).type == tfl::TensorType::Float32 && b.tensors[id].dtype != TIGRIS_DTYPE_FLOAT32
+            ? TIGRIS_DTYPE_FLOAT32
+            : 0;
+    b.tensors.push_back(copy);
+    const uint16_t cid = (uint16_t)(b.tensors.size() - 1);
+    pf::Op o;
+    o.name = copy.name;
+    o.type = TIGRIS_OP_RESHAPE;
+    o.inputs = {id};
+    o.outputs = {cid};
+    b.ops.push_back(o);
+    return cid;
+}
+
 // ---- quantization ----
 int Lowering::quant_for(int32_t i, const std::vector<Multiplier> &mult) {
     const tfl::Quantization &q = t(i).quant;
@@ -276,6 +309,7 @@ void Lowering::lower_op(size_t i) {
     const auto code = lowered_opcode(m, i);
     if (!code) return;  // boundary conversion, folded
     const int32_t builtin = m.operator_codes[op.opcode_index].builtin;
+    if (lower_self_pushing(op, i, builtin)) return;
     std::vector<int32_t> rt, cs;  // runtime and constant inputs, in order
     for (int32_t x : op.inputs) {
         if (x < 0) continue;
@@ -291,6 +325,10 @@ void Lowering::lower_op(size_t i) {
     o.type = *code;
     std::vector<Multiplier> out_mult;  // effective multipliers for weight-bearing outputs
     bool consts_taken = false;         // the case consumed the constant inputs itself
+    if (builtin == tfl::kMean || builtin == tfl::kSum || builtin == tfl::kReduceMax || builtin == tfl::kReduceMin) {
+        lower_reduce(op, i, *code);
+        return;
+    }
     if (builtin == tfl::kQuantize) {   // an int8 -> int8 requantization (support.cpp)
         out_mult = lower_requantize(o, rt, out, i);
         consts_taken = true;
@@ -329,7 +367,7 @@ void Lowering::lower_op(size_t i) {
             windowed(o, op, op.options.filter_h, op.options.filter_w, rt.at(0), out, i);
             require_same_encoding(rt.at(0), out, i);
             break;
-        case TIGRIS_OP_RESHAPE:
+        case TIGRIS_OP_RESHAPE:  // also SQUEEZE and EXPAND_DIMS: the output shape says it all
             rt.resize(1);  // the shape operand is either constant or not read
             require_same_encoding(rt[0], out, i);
             consts_taken = true;
@@ -337,11 +375,23 @@ void Lowering::lower_op(size_t i) {
         case TIGRIS_OP_SOFTMAX:
             if (op.options.beta != 1.0f) refuse(RefusalKind::UnsupportedAttribute, w + ": beta other than 1");
             break;
+        case TIGRIS_OP_DIV:
+            // The int8 kernel's quotient rescaling is not TFLite Micro's when
+            // the total shift is a left shift (the oracle finds other bytes).
+            if (t(out).type == tfl::TensorType::Int8)
+                refuse(RefusalKind::UnsupportedAttribute, w + ": int8 DIV is not lowered yet (float32 is)");
+            lower_binary(o, op, rt, i, at);
+            consts_taken = true;
+            break;
         case TIGRIS_OP_ADD:
         case TIGRIS_OP_SUB:
         case TIGRIS_OP_MUL:
         case TIGRIS_OP_MAXIMUM:
         case TIGRIS_OP_MINIMUM:
+        case TIGRIS_OP_FLOOR_DIV:
+        case TIGRIS_OP_FLOOR_MOD:
+        case TIGRIS_OP_SQUARED_DIFFERENCE:
+        case TIGRIS_OP_PRELU:
             lower_binary(o, op, rt, i, at);
             consts_taken = true;
             break;
@@ -359,13 +409,43 @@ void Lowering::lower_op(size_t i) {
         case TIGRIS_OP_LEAKY_RELU:
             lower_leaky_relu(op, i, at);
             break;
-        case TIGRIS_OP_RELU:
         case TIGRIS_OP_RELU6:
+            // TFLite clamps the raw bytes to [zp, 6/s + zp] of the input and
+            // keeps them (no requantization), unlike RELU.
+            require_same_encoding(rt.at(0), out, i);
+            break;
+        case TIGRIS_OP_RELU:
         case TIGRIS_OP_SIGMOID:
         case TIGRIS_OP_TANH:
         case TIGRIS_OP_HARDSWISH:
         case TIGRIS_OP_ABS:
+        case TIGRIS_OP_FLOOR:
+        case TIGRIS_OP_CEIL:
+        case TIGRIS_OP_ROUND:
+        case TIGRIS_OP_EXP:
+        case TIGRIS_OP_LOG:
+        case TIGRIS_OP_SQRT:
+        case TIGRIS_OP_RSQRT:
+        case TIGRIS_OP_SQUARE:
+        case TIGRIS_OP_NEG:
+        case TIGRIS_OP_SIN:
+        case TIGRIS_OP_COS:
+        case TIGRIS_OP_ELU:
+        case TIGRIS_OP_LOG_SOFTMAX:
+            // Pointwise (or per-row) with no attribute; what the runtime has
+            // no kernel for in the plan's dtype the loader refuses.
             break;
+        case TIGRIS_OP_L2_NORMALIZATION: {
+            if (op.options.fused_activation != 0)
+                refuse(RefusalKind::UnsupportedAttribute, w + ": a fused activation on L2_NORMALIZATION is not lowered");
+            // TFLite Micro's float kernel uses a fixed 1e-6 (its int8 kernel none).
+            need_attributes(i, "EPSILON");
+            const float eps = 1e-6f;
+            std::vector<uint8_t> payload(4);
+            std::memcpy(payload.data(), &eps, 4);
+            b.add_attribute(at, TIGRIS_ATTR_EPSILON, payload);
+            break;
+        }
         default:
             refuse(RefusalKind::UnsupportedOperator, w + " is not lowered yet");
         }
@@ -380,7 +460,7 @@ void Lowering::lower_op(size_t i) {
 
 }  // namespace detail
 
-Result import_model(const tflite::Model &model, const Options &opt) {
+Lowered lower_model(const tflite::Model &model, const Options &opt) {
     using detail::refuse;
     if (opt.schema < 4 || opt.schema > 11) refuse(RefusalKind::BadOption, "--schema must be 4..11");
     if (opt.lz4 && opt.xip) refuse(RefusalKind::BadOption, "--compress lz4 and --xip exclude each other");
@@ -398,21 +478,11 @@ Result import_model(const tflite::Model &model, const Options &opt) {
             refuse(RefusalKind::InvalidModel, "model output \"" + L.t(out).name + "\" is written by no operator");
     L.b.auto_model_io = false;
     for (int32_t in : L.sg.inputs) L.b.model_inputs.push_back(L.tensor_of.at(L.resolve(in)));
-    for (int32_t out : L.sg.outputs) L.b.model_outputs.push_back(L.tensor_of.at(L.resolve(out)));
-
-    Report &r = L.report;
-    r.stages = schedule_stages(L.b, opt.fast_budget);
-    r.scheduled_peak = 0;
-    for (const StageReport &s : r.stages) {
-        r.scheduled_peak = std::max(r.scheduled_peak, s.peak);
-        if (opt.fast_budget && s.peak > opt.fast_budget) r.budget_met = false;
-    }
-    L.b.budget = r.scheduled_peak;
-    L.b.peak = r.scheduled_peak;
-    L.b.scheduled_peak = r.scheduled_peak;
+    for (int32_t out : L.sg.outputs) L.b.model_outputs.push_back(L.separate_from_input(out));
     if (opt.xip) L.b.flags |= TIGRIS_FLAG_XIP;
     if (opt.lz4) L.b.compression = planfile::Compression::Lz4Blocks;
-    r.not_done = {"row-band tiling (every stage runs whole tensors)", "chains"};
+
+    Report &r = L.report;
     r.model_name = L.b.model_name;
     r.schema = opt.schema;
     r.tensors = L.b.tensors.size();
@@ -420,16 +490,38 @@ Result import_model(const tflite::Model &model, const Options &opt) {
     r.weights = L.b.weights.size();
     r.quant_params = L.b.quant.size();
     r.fast_budget = opt.fast_budget;
+    return Lowered{std::move(L.b), std::move(L.report)};
+}
 
-    Result res;
-    res.plan = L.b.build();
-    res.report = r;
+std::vector<uint8_t> build_checked(planfile::PlanBuilder &b) {
+    std::vector<uint8_t> bytes = b.build();
     // The runtime's own loader is the judge: a plan it refuses is never handed out.
-    std::vector<uint8_t> copy(res.plan);
+    std::vector<uint8_t> copy(bytes);
     tigris_plan_t plan;
     const tigris_error_t e = tigris_plan_load(copy.data(), (uint32_t)copy.size(), &plan);
     if (e != TIGRIS_OK)
-        refuse(RefusalKind::InvalidModel, std::string("the lowered plan is refused by the loader: ") + tigris_error_str(e));
+        detail::refuse(RefusalKind::InvalidModel,
+                       std::string("the lowered plan is refused by the loader: ") + tigris_error_str(e));
+    return bytes;
+}
+
+Result import_model(const tflite::Model &model, const Options &opt) {
+    Lowered low = lower_model(model, opt);
+    Report &r = low.report;
+    r.stages = schedule_stages(low.builder, opt.fast_budget);
+    r.scheduled_peak = 0;
+    for (const StageReport &s : r.stages) {
+        r.scheduled_peak = std::max(r.scheduled_peak, s.peak);
+        if (opt.fast_budget && s.peak > opt.fast_budget) r.budget_met = false;
+    }
+    low.builder.budget = r.scheduled_peak;
+    low.builder.peak = r.scheduled_peak;
+    low.builder.scheduled_peak = r.scheduled_peak;
+    r.not_done = {"row-band tiling (every stage runs whole tensors; `tigris compile` tiles)", "chains"};
+
+    Result res;
+    res.plan = build_checked(low.builder);
+    res.report = r;
     return res;
 }
 

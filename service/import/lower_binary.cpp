@@ -18,17 +18,15 @@ void Lowering::lower_binary(pf::Op &o, const tfl::Operator &op, std::vector<int3
     if (op.inputs.size() != 2 || op.inputs[0] < 0 || op.inputs[1] < 0)
         refuse(RefusalKind::InvalidModel, w + ": needs two operands");
     const int32_t builtin = m.operator_codes[op.opcode_index].builtin;
-    if (builtin == tfl::kAdd) {
-        switch (op.options.fused_activation) {
-        case 0: o.fused_act = TIGRIS_ACT_NONE; break;
-        case 1: o.fused_act = TIGRIS_ACT_RELU; break;
-        case 3: o.fused_act = TIGRIS_ACT_RELU6; break;
-        default:
-            refuse(RefusalKind::UnsupportedAttribute,
-                   w + ": fused activation " + std::to_string(op.options.fused_activation) + " (only NONE, RELU, RELU6)");
-        }
-    } else if (op.options.fused_activation != 0) {
-        refuse(RefusalKind::UnsupportedAttribute, w + ": a fused activation is lowered on ADD only");
+    // ADD, SUB and MUL carry a fused activation; the kernels clamp to the
+    // bounds act_bounds() derives from the output encoding, as TFLite does.
+    switch (op.options.fused_activation) {
+    case 0: o.fused_act = TIGRIS_ACT_NONE; break;
+    case 1: o.fused_act = TIGRIS_ACT_RELU; break;
+    case 3: o.fused_act = TIGRIS_ACT_RELU6; break;
+    default:
+        refuse(RefusalKind::UnsupportedAttribute,
+               w + ": fused activation " + std::to_string(op.options.fused_activation) + " (only NONE, RELU, RELU6)");
     }
     const bool minmax = builtin == tfl::kMaximum || builtin == tfl::kMinimum;
     // TFLite compares the raw int8 values: only one shared encoding means the same thing in the plan.

@@ -100,9 +100,12 @@ void Lowering::lower_concat(pf::Op &o, const tfl::Operator &op, std::vector<int3
         refuse(RefusalKind::UnsupportedAttribute, w + ": a fused activation on a concatenation is not lowered");
     const int64_t r = (int64_t)t(out).shape.size();
     int64_t axis = op.options.axis < 0 ? op.options.axis + r : op.options.axis;
-    if (r != 3 && r != 4) refuse(RefusalKind::UnsupportedAttribute, w + ": rank " + std::to_string(r) + " (3 or 4 are lowered)");
-    if (axis < 1 || axis >= r)
-        refuse(RefusalKind::UnsupportedAttribute, w + ": axis " + std::to_string(op.options.axis) + " (the outermost axis is not lowered)");
+    if (r < 1 || r > 6) refuse(RefusalKind::UnsupportedAttribute, w + ": rank " + std::to_string(r) + " (1 to 6 are lowered)");
+    if (axis < 0 || axis >= r) refuse(RefusalKind::InvalidModel, w + ": axis " + std::to_string(op.options.axis) + " out of range");
+    // The plan's CONCAT reads axis 0 of a rank-4 output as the channel axis
+    // (docs/format.md P14.5), so TFLite's batch axis cannot be said there.
+    if (r == 4 && axis == 0)
+        refuse(RefusalKind::UnsupportedAttribute, w + ": axis 0 of a rank-4 tensor (the batch axis) is not lowered");
     if (rt.size() > 255) refuse(RefusalKind::UnsupportedAttribute, w + ": more than 255 inputs");
     for (int32_t x : rt) require_same_encoding(x, out, i);
     o.spatial = tigris_spatial_t{};

@@ -5,6 +5,10 @@
 //   lower_data.cpp     SLICE, PAD/PADV2, CONCATENATION, in-graph QUANTIZE
 //   lower_binary.cpp   ADD/SUB/MUL/MAXIMUM/MINIMUM with a constant operand,
 //                      LEAKY_RELU's alpha, encodings TFLite copies unchanged
+//   lower_reduce.cpp   MEAN, SUM, REDUCE_MAX/MIN over any axis set
+//   lower_movement.cpp TRANSPOSE, STRIDED_SLICE, GATHER, SPLIT/SPLIT_V/UNPACK,
+//                      PACK, DEPTH_TO_SPACE/SPACE_TO_DEPTH, RESIZE_*, SELECT_V2
+//   lower_tconv.cpp    TRANSPOSE_CONV
 #pragma once
 
 #include <cstdint>
@@ -58,6 +62,9 @@ struct Lowering {
     uint16_t tensor(int32_t i, const std::vector<Multiplier> &mult = {});
     uint16_t weight(int32_t i);
     void need_attributes(size_t op_index, const char *what) const;  // refuses schemas below 8
+    // The plan tensor of model output `out`, made a copy of its own when it
+    // is also a model input (a model that is only a conversion).
+    uint16_t separate_from_input(int32_t out);
 
     // ---- operator pieces (lower.cpp) ----
     void act_bounds(pf::Op &o, int32_t out);
@@ -73,6 +80,34 @@ struct Lowering {
     std::vector<Multiplier> lower_requantize(pf::Op &o, std::vector<int32_t> &rt, int32_t out, size_t i);
     void lower_binary(pf::Op &o, const tfl::Operator &op, std::vector<int32_t> &rt, size_t i, uint16_t at);
     void lower_leaky_relu(const tfl::Operator &op, size_t i, uint16_t at);
+    // MEAN, SUM, REDUCE_MAX, REDUCE_MIN (plan opcode `type`): pushes its
+    // own operators (lower_reduce.cpp).
+    void lower_reduce(const tfl::Operator &op, size_t i, uint8_t type);
+    // Operators that push their own plan operators (lower_movement.cpp,
+    // lower_tconv.cpp); true when `builtin` was one of them.
+    bool lower_self_pushing(const tfl::Operator &op, size_t i, int32_t builtin);
+    void lower_transpose(const tfl::Operator &op, size_t i);
+    void lower_strided_slice(const tfl::Operator &op, size_t i);
+    void lower_gather(const tfl::Operator &op, size_t i);
+    void lower_split(const tfl::Operator &op, size_t i, int32_t builtin);
+    void lower_pack(const tfl::Operator &op, size_t i);
+    void lower_space_depth(const tfl::Operator &op, size_t i, bool to_space);
+    void lower_resize(const tfl::Operator &op, size_t i, bool bilinear);
+    void lower_select(const tfl::Operator &op, size_t i);
+    void lower_transpose_conv(const tfl::Operator &op, size_t i);
+
+    // ---- helpers for operators that write several plan operators ----
+    // The value of an option field as stored (signed), or `dflt` when absent.
+    static int64_t option(const tfl::Operator &op, uint16_t id, int64_t dflt = 0);
+    // A plan tensor of `shape` with the dtype and encoding of plan tensor `like`.
+    uint16_t scratch(const std::string &name, uint16_t like, std::vector<int32_t> shape);
+    // Appends a plan operator and returns its index.
+    uint16_t push(uint8_t type, const std::string &name, std::vector<uint16_t> ins, std::vector<uint16_t> outs);
+    // `from` seen as `shape` (an identity RESHAPE, run in place), or `from` itself when the shape is its own.
+    uint16_t view(uint16_t from, std::vector<int32_t> shape, const std::string &name);
+    // TRANSPOSE of `from` by `perm` (out[i] = in[perm[i]]) into a new tensor.
+    uint16_t transposed(uint16_t from, const std::vector<uint8_t> &perm, const std::string &name, size_t i);
+
     // Operators TFLite runs on the raw int8 bytes (pools, reshape, slice,
     // pad, concatenation, maximum/minimum) would be requantized by the plan's
     // kernels when encodings differ: refuse that instead of diverging.

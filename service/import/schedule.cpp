@@ -34,6 +34,16 @@ std::vector<StageReport> schedule_stages(pf::PlanBuilder &b, uint32_t budget) {
         }
         groups.push_back({o});
     }
+    set_stages(b, groups);
+    std::vector<StageReport> out;
+    for (pf::Stage &st : b.stages) {
+        st.peak = working_set(b, st.ops);
+        out.push_back(StageReport{st.ops, st.peak});
+    }
+    return out;
+}
+
+void set_stages(pf::PlanBuilder &b, const std::vector<std::vector<uint16_t>> &groups) {
     // Last reader of every tensor, by stage, to find stage outputs.
     std::vector<int> last_read(b.tensors.size(), -1);
     for (size_t s = 0; s < groups.size(); ++s)
@@ -41,7 +51,6 @@ std::vector<StageReport> schedule_stages(pf::PlanBuilder &b, uint32_t budget) {
             for (uint16_t t : b.ops[o].inputs) last_read[t] = std::max(last_read[t], (int)s);
 
     b.stages.clear();
-    std::vector<StageReport> out;
     for (size_t s = 0; s < groups.size(); ++s) {
         std::set<uint16_t> written;
         for (uint16_t o : groups[s])
@@ -60,11 +69,8 @@ std::vector<StageReport> schedule_stages(pf::PlanBuilder &b, uint32_t budget) {
         st.ops = groups[s];
         st.inputs = ins;
         st.outputs = outs;
-        st.peak = working_set(b, groups[s]);
         b.stages.push_back(st);
-        out.push_back(StageReport{groups[s], st.peak});
     }
-    return out;
 }
 
 }  // namespace tigris::import

@@ -31,7 +31,7 @@ namespace {
 
 bool contains(const std::vector<int32_t> &v, int32_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
-std::optional<uint8_t> direct(int32_t code) {
+std::optional<uint8_t> direct(int32_t code) {  // direct_opcode(), below
     switch (code) {
     case tfl::kAdd: return TIGRIS_OP_ADD;
     case tfl::kAveragePool2D: return TIGRIS_OP_AVG_POOL;
@@ -58,6 +58,44 @@ std::optional<uint8_t> direct(int32_t code) {
     case tfl::kAbs: return TIGRIS_OP_ABS;
     case tfl::kHardSwish: return TIGRIS_OP_HARDSWISH;
     case tfl::kSlice: return TIGRIS_OP_STRIDED_SLICE;
+    case tfl::kFloor: return TIGRIS_OP_FLOOR;
+    case tfl::kL2Normalization: return TIGRIS_OP_L2_NORMALIZATION;
+    case tfl::kDiv: return TIGRIS_OP_DIV;
+    case tfl::kSqueeze: return TIGRIS_OP_RESHAPE;     // a reshape that drops axes of extent 1
+    case tfl::kExpandDims: return TIGRIS_OP_RESHAPE;  // a reshape that adds one
+    case tfl::kExp: return TIGRIS_OP_EXP;
+    case tfl::kLogSoftmax: return TIGRIS_OP_LOG_SOFTMAX;
+    case tfl::kNeg: return TIGRIS_OP_NEG;
+    case tfl::kSin: return TIGRIS_OP_SIN;
+    case tfl::kCos: return TIGRIS_OP_COS;
+    case tfl::kLog: return TIGRIS_OP_LOG;
+    case tfl::kSqrt: return TIGRIS_OP_SQRT;
+    case tfl::kRsqrt: return TIGRIS_OP_RSQRT;
+    case tfl::kSquare: return TIGRIS_OP_SQUARE;
+    case tfl::kCeil: return TIGRIS_OP_CEIL;
+    case tfl::kRound: return TIGRIS_OP_ROUND;
+    case tfl::kElu: return TIGRIS_OP_ELU;
+    case tfl::kSum: return TIGRIS_OP_REDUCE_SUM;
+    case tfl::kReduceMax: return TIGRIS_OP_REDUCE_MAX;
+    case tfl::kReduceMin: return TIGRIS_OP_REDUCE_MIN;
+    case tfl::kFloorDiv: return TIGRIS_OP_FLOOR_DIV;
+    case tfl::kFloorMod: return TIGRIS_OP_FLOOR_MOD;
+    case tfl::kSquaredDifference: return TIGRIS_OP_SQUARED_DIFFERENCE;
+    // Movements and the transposed convolution (lower_movement.cpp, lower_tconv.cpp).
+    case tfl::kTranspose: return TIGRIS_OP_TRANSPOSE;
+    case tfl::kStridedSlice: return TIGRIS_OP_STRIDED_SLICE;
+    case tfl::kGather: return TIGRIS_OP_GATHER;
+    case tfl::kSplit: return TIGRIS_OP_SPLIT;
+    case tfl::kSplitV: return TIGRIS_OP_SPLIT;
+    case tfl::kUnpack: return TIGRIS_OP_SPLIT;              // pieces of extent 1, then reshaped
+    case tfl::kPack: return TIGRIS_OP_CONCAT;               // a concatenation on a new axis
+    case tfl::kDepthToSpace: return TIGRIS_OP_TRANSPOSE;    // a rank-4 view swap
+    case tfl::kSpaceToDepth: return TIGRIS_OP_TRANSPOSE;
+    case tfl::kResizeNearestNeighbor: return TIGRIS_OP_RESIZE;
+    case tfl::kResizeBilinear: return TIGRIS_OP_RESIZE_LINEAR;
+    case tfl::kPrelu: return TIGRIS_OP_PRELU;
+    case tfl::kSelectV2: return TIGRIS_OP_SELECT_V2;
+    case tfl::kTransposeConv: return TIGRIS_OP_CONV_TRANSPOSE;
     default: return std::nullopt;
     }
 }
@@ -73,6 +111,8 @@ bool is_requantize(const tfl::Model &m, const tfl::Operator &op) {
 }
 
 }  // namespace
+
+std::optional<uint8_t> direct_opcode(int32_t builtin) { return direct(builtin); }
 
 bool is_boundary_conversion(const tfl::Model &m, size_t op_index) {
     const tfl::SubGraph &sg = m.subgraphs.at(0);

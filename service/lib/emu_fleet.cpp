@@ -10,27 +10,31 @@
 
 namespace tigris::host::emu {
 
-struct Fleet::Job {
-    JobSpec spec;
-    std::function<void(Event)> on_event;
-    std::atomic<bool> cancel{false};
-    std::mutex m;
-    std::condition_variable cv;
-    bool done = false;
-    JobResult result;
-
-    // The event comes first: once `done` is set a waiter may return and its
-    // callback's captures (a gRPC stream, say) may be gone.
-    void finish(JobResult r) {
-        if (on_event) on_event(Event::Finished);
-        {
-            std::lock_guard<std::mutex> lk(m);
-            result = std::move(r);
-            done = true;
-        }
-        cv.notify_all();
+void Executor::Job::finish(JobResult r) {
+    event(Event::Finished);
+    {
+        std::lock_guard<std::mutex> lk(m);
+        result = std::move(r);
+        done = true;
     }
-};
+    cv.notify_all();
+}
+
+bool Executor::wait_for(const Ticket &t, std::chrono::milliseconds d) {
+    std::unique_lock<std::mutex> lk(t->m);
+    return t->cv.wait_for(lk, d, [&] { return t->done; });
+}
+
+JobResult Executor::wait(const Ticket &t) {
+    std::unique_lock<std::mutex> lk(t->m);
+    t->cv.wait(lk, [&] { return t->done; });
+    return t->result;
+}
+
+bool Executor::is_done(const Ticket &t) {
+    std::lock_guard<std::mutex> lk(t->m);
+    return t->done;
+}
 
 namespace {
 
@@ -66,7 +70,7 @@ Fleet::~Fleet() {
     for (std::thread &t : threads_) t.join();
 }
 
-Fleet::Ticket Fleet::submit(JobSpec spec, std::function<void(Event)> on_event) {
+Fleet::Ticket Fleet::submit(JobSpec spec, EventFn on_event) {
     auto t = std::make_shared<Job>();
     t->spec = std::move(spec);
     t->on_event = std::move(on_event);
@@ -99,17 +103,6 @@ void Fleet::cancel(const Ticket &t) {
     if (was_queued) t->finish(with_status(JobResult::Status::Cancelled, "cancelled before it started"));
 }
 
-bool Fleet::wait_for(const Ticket &t, std::chrono::milliseconds d) {
-    std::unique_lock<std::mutex> lk(t->m);
-    return t->cv.wait_for(lk, d, [&] { return t->done; });
-}
-
-JobResult Fleet::wait(const Ticket &t) {
-    std::unique_lock<std::mutex> lk(t->m);
-    t->cv.wait(lk, [&] { return t->done; });
-    return t->result;
-}
-
 size_t Fleet::queued() const {
     std::lock_guard<std::mutex> lk(m_);
     return queue_.size();
@@ -137,7 +130,7 @@ void Fleet::work() {
             r = with_status(JobResult::Status::Cancelled, "cancelled before it started");
         } else {
             r = run_job(t->spec, paths_, limits_.timeout, &t->cancel, [&t] {
-                if (t->on_event) t->on_event(Event::Started);
+                t->event(Event::Started);
             });
         }
         {

@@ -106,6 +106,12 @@ std::optional<Backend> parse_backend(const std::string &s) {
     return std::nullopt;
 }
 
+uint32_t default_slow_bytes(const tigris_plan_t &plan) {
+    uint64_t slow = 4096;
+    for (uint16_t t = 0; t < plan.header->num_tensors; t++) slow += 2ull * (plan.tensors[t].size_bytes + 64);
+    return slow > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(slow);
+}
+
 std::shared_ptr<const LoadedPlan> LoadedPlan::load(Bytes bytes, RunResult *refusal) {
     std::shared_ptr<LoadedPlan> lp(new LoadedPlan());
     lp->blob_ = aligned_alloc64(bytes.size());
@@ -169,15 +175,19 @@ RunResult run_loaded(const LoadedPlan &lp, std::span<const Bytes> inputs, const 
     Backend b = opt.backend;
     if (b == Backend::Auto) b = dtype == TIGRIS_DTYPE_INT8 ? Backend::S8 : Backend::F32;
     res.backend = b == Backend::S8 ? "s8" : "f32";
+    // The float reference backend has no int8 kernels: say so before the run
+    // rather than fail inside it with a kernel error.
+    if (b == Backend::F32 && dtype == TIGRIS_DTYPE_INT8) {
+        RunResult no = refused("bad backend", "the f32 backend has no int8 kernels and this plan is int8; use s8 or auto");
+        no.backend = res.backend;
+        return no;
+    }
     tigris_kernel_fn kernel = b == Backend::S8 ? tigris_dispatch_kernel_s8 : tigris_dispatch_kernel;
 
     const uint16_t nt = plan.header->num_tensors;
     res.fast_required = tigris_fast_arena_required(&plan);
     res.fast_size = opt.fast_bytes.value_or(res.fast_required);
-    uint64_t slow = 4096;
-    for (uint16_t t = 0; t < nt; t++) slow += 2ull * (plan.tensors[t].size_bytes + 64);
-    if (slow > UINT32_MAX) slow = UINT32_MAX;
-    res.slow_size = opt.slow_bytes.value_or(static_cast<uint32_t>(slow));
+    res.slow_size = opt.slow_bytes.value_or(default_slow_bytes(plan));
     // Names only for the trace's exporters: a plain run does not pay for them.
     if (opt.collect_trace) {
         res.tensor_names = lp.tensor_names();

@@ -3,6 +3,7 @@
 // to each other and to the host's own run; report instruction counts.
 #include "tigris_host/validate.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -21,7 +22,7 @@ extern "C" {
 namespace tigris::host {
 namespace {
 
-using emu::Fleet;
+using emu::Executor;
 using emu::JobResult;
 
 std::optional<uint64_t> first_difference(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b) {
@@ -91,113 +92,197 @@ std::optional<std::vector<std::string>> resolve_targets(const std::vector<std::s
     return out;
 }
 
-ValidateReport validate_plan(Fleet &fleet, const std::vector<uint8_t> &plan, const std::vector<uint8_t> &input,
-                             const ValidateOptions &opt) {
-    ValidateReport rep;
-    auto targets = resolve_targets(opt.targets, rep.error);
-    if (!targets) return rep;
-    auto progress = [&opt](const std::string &t, const std::string &s) {
+namespace {
+
+// One target of one plan: its jobs, then its result.
+struct Pending {
+    size_t plan = 0;
+    std::string target;
+    Executor::Ticket ref, accel;
+    bool reported = false;
+};
+
+TargetResult combine(const Pending &p, const std::vector<uint8_t> &host_out, const std::vector<uint8_t> &types) {
+    const emu::Board *b = emu::find_board(p.target);
+    TargetResult t;
+    t.target = p.target;
+    t.board = b->board;
+    const bool want_ref = p.ref != nullptr, want_acc = p.accel != nullptr;
+    JobResult ref, acc;
+    if (want_ref) ref = Executor::wait(p.ref);
+    if (want_acc) acc = Executor::wait(p.accel);
+    if (want_ref && !ref.ok()) add_error(t, "reference run", ref);
+    if (want_acc && !acc.ok()) add_error(t, "accelerated run", acc);
+    t.ref_instructions = ref.run_instructions;
+    t.accel_instructions = acc.run_instructions;
+    t.accel_kernel = acc.kernel;
+    t.count_method = ref.count_method.empty() ? acc.count_method : ref.count_method;
+    if (acc.ok()) t.fast_peak = acc.fast_peak;
+    else if (ref.ok()) t.fast_peak = ref.fast_peak;
+    if (ref.ok()) t.ref_matches_host = !first_difference(ref.outputs, host_out);
+    if (ref.ok() && acc.ok()) t.accel_matches_ref = !first_difference(acc.outputs, ref.outputs);
+    if (acc.ok() && ref.ok() && !t.accel_matches_ref) t.first_mismatch = first_difference(acc.outputs, ref.outputs);
+    else if (ref.ok() && !t.ref_matches_host) t.first_mismatch = first_difference(ref.outputs, host_out);
+    else if (acc.ok() && !ref.ok()) t.first_mismatch = first_difference(acc.outputs, host_out);
+    if (want_ref && want_acc) t.parity = ref.ok() && acc.ok() && t.ref_matches_host && t.accel_matches_ref;
+    else if (want_ref) t.parity = ref.ok() && t.ref_matches_host;
+    else t.parity = acc.ok() && !first_difference(acc.outputs, host_out);
+
+    // Per op type, when both runs bracketed every kernel call.
+    std::map<std::string, OpTypeCount> per;
+    auto add = [&](const JobResult &r, bool accel) {
+        for (const emu::OpCount &c : r.ops) {
+            if (c.op >= types.size()) continue;
+            OpTypeCount &o = per[op_type_name(types[c.op])];
+            o.op_type = op_type_name(types[c.op]);
+            (accel ? o.accel_instructions : o.ref_instructions) += c.instructions;
+            if (!accel) o.ops++;
+        }
+    };
+    if (ref.ok() && acc.ok() && !ref.ops.empty() && !acc.ops.empty()) {
+        add(ref, false);
+        add(acc, true);
+        for (auto &[name, o] : per) t.op_types.push_back(o);
+    }
+    return t;
+}
+
+}  // namespace
+
+std::string backend_names(const std::vector<emu::Backend> &b) {
+    std::string s;
+    for (emu::Backend x : b) s += (s.empty() ? "" : ",") + std::string(emu::backend_name(x));
+    return s;
+}
+
+MatrixReport validate_matrix(Executor &fleet, const std::vector<MatrixPlan> &plans, const ValidateOptions &opt) {
+    const auto t0 = std::chrono::steady_clock::now();
+    MatrixReport out;
+    out.plans.resize(plans.size());
+    for (const MatrixPlan &p : plans) out.names.push_back(p.name);
+    std::string terr;
+    auto targets = resolve_targets(opt.targets, terr);
+    if (!targets) {
+        for (ValidateReport &r : out.plans) r.error = terr;
+        return out;
+    }
+    const bool want_ref = std::find(opt.backends.begin(), opt.backends.end(), emu::Backend::Ref) != opt.backends.end();
+    const bool want_acc =
+        std::find(opt.backends.begin(), opt.backends.end(), emu::Backend::Accel) != opt.backends.end();
+    auto progress = [&opt](size_t plan, const std::string &t, const std::string &s) {
+        if (opt.plan_progress) opt.plan_progress(plan, t, s);
         if (opt.progress) opt.progress(t, s);
     };
 
-    // The host's own run is the yardstick; a plan the host refuses is not
-    // sent to any board.
-    RunResult host = run_plan(plan, input);
-    if (!host.ok()) {
-        rep.error = "the host run refuses this plan: " + host.error;
-        for (const std::string &name : *targets) {
-            TargetResult t;
-            t.target = name;
-            t.board = emu::find_board(name)->board;
-            t.error = rep.error;
-            rep.results.push_back(t);
+    // The host's own run is each plan's yardstick; a plan the host refuses
+    // is not sent to any board.
+    std::vector<std::vector<uint8_t>> host_out(plans.size()), types(plans.size());
+    std::vector<bool> refused(plans.size(), false);
+    bool any_refused = false;
+    for (size_t i = 0; i < plans.size(); i++) {
+        ValidateReport &rep = out.plans[i];
+        RunResult host = run_plan(plans[i].plan, plans[i].input);
+        if (!host.ok()) {
+            rep.error = "the host run refuses this plan: " + host.error;
+            for (const std::string &name : *targets) {
+                TargetResult t;
+                t.target = name;
+                t.board = emu::find_board(name)->board;
+                t.error = rep.error;
+                rep.results.push_back(t);
+            }
+            refused[i] = any_refused = true;
+            continue;
         }
-        return rep;
+        host_out[i] = host.outputs;
+        if (const auto lp = LoadedPlan::load(plans[i].plan))
+            for (uint16_t k = 0; k < lp->plan().header->num_ops; k++) types[i].push_back(lp->plan().ops[k].op_type);
     }
-
-    struct Pending {
-        std::string target;
-        Fleet::Ticket ref, accel;
-    };
+    if (any_refused && opt.all_or_nothing) return out;
     std::vector<Pending> pending;
-    for (const std::string &name : *targets) {
-        Pending p{name, nullptr, nullptr};
-        for (emu::Backend be : {emu::Backend::Ref, emu::Backend::Accel}) {
-            emu::JobSpec spec;
-            spec.target = name;
-            spec.plan = plan;
-            spec.input = input;
-            spec.backend = be;
-            spec.timeout = opt.timeout;
-            const std::string label = emu::backend_name(be);
-            progress(name, label + " queued");
-            auto ticket = fleet.submit(std::move(spec), [progress, name, label](Fleet::Event e) {
-                progress(name, label + (e == Fleet::Event::Started ? " running" : " finished"));
-            });
-            (be == emu::Backend::Ref ? p.ref : p.accel) = ticket;
+    for (size_t i = 0; i < plans.size(); i++) {
+        ValidateReport &rep = out.plans[i];
+        if (refused[i]) continue;
+        rep.results.resize(targets->size());
+        for (const std::string &name : *targets) {
+            Pending p;
+            p.plan = i;
+            p.target = name;
+            for (emu::Backend be : {emu::Backend::Ref, emu::Backend::Accel}) {
+                if ((be == emu::Backend::Ref && !want_ref) || (be == emu::Backend::Accel && !want_acc)) continue;
+                emu::JobSpec spec;
+                spec.target = name;
+                spec.plan = plans[i].plan;
+                spec.input = plans[i].input;
+                spec.backend = be;
+                spec.timeout = opt.timeout;
+                const std::string label = emu::backend_name(be);
+                progress(i, name, label + " queued");
+                auto ticket = fleet.submit(std::move(spec), [progress, i, name, label](Executor::Event e,
+                                                                                   const std::string &detail) {
+                    const std::string what = e == Executor::Event::Started ? " running"
+                                             : e == Executor::Event::Finished ? " finished"
+                                                                              : "";
+                    progress(i, name, label + what + (detail.empty() ? "" : (what.empty() ? " " : ": ") + detail));
+                });
+                out.jobs++;
+                (be == emu::Backend::Ref ? p.ref : p.accel) = ticket;
+            }
+            pending.push_back(p);
         }
-        pending.push_back(p);
     }
 
-    // Wait, watching for a stop request; on one, cancel everything.
-    auto wait = [&](const Fleet::Ticket &t) {
-        while (!fleet.wait_for(t, std::chrono::milliseconds(50))) {
-            if (!rep.cancelled && opt.should_stop && opt.should_stop()) {
-                rep.cancelled = true;
-                for (const Pending &p : pending) {
-                    fleet.cancel(p.ref);
-                    fleet.cancel(p.accel);
-                }
-            }
+    // Collect as the results arrive, watching for a stop request; on one,
+    // cancel everything. Each pass either reports a target or waits 50 ms
+    // on a job, and every job is bounded by its timeout.
+    auto cancel_all = [&] {
+        out.cancelled = true;
+        for (const Pending &p : pending) {
+            if (p.ref) fleet.cancel(p.ref);
+            if (p.accel) fleet.cancel(p.accel);
         }
-        return fleet.wait(t);
     };
-
-    std::vector<uint8_t> types;  // op type by op index
-    if (const auto lp = LoadedPlan::load(plan))
-        for (uint16_t i = 0; i < lp->plan().header->num_ops; i++) types.push_back(lp->plan().ops[i].op_type);
-    for (const Pending &p : pending) {
-        const emu::Board *b = emu::find_board(p.target);
-        TargetResult t;
-        t.target = p.target;
-        t.board = b->board;
-        JobResult ref = wait(p.ref);
-        JobResult acc = wait(p.accel);
-        if (!ref.ok()) add_error(t, "reference run", ref);
-        if (!acc.ok()) add_error(t, "accelerated run", acc);
-        t.ref_instructions = ref.run_instructions;
-        t.accel_instructions = acc.run_instructions;
-        t.accel_kernel = acc.kernel;
-        t.count_method = ref.count_method.empty() ? acc.count_method : ref.count_method;
-        if (acc.ok()) t.fast_peak = acc.fast_peak;
-        else if (ref.ok()) t.fast_peak = ref.fast_peak;
-        if (ref.ok()) t.ref_matches_host = !first_difference(ref.outputs, host.outputs);
-        if (ref.ok() && acc.ok()) t.accel_matches_ref = !first_difference(acc.outputs, ref.outputs);
-        if (acc.ok() && ref.ok() && !t.accel_matches_ref) t.first_mismatch = first_difference(acc.outputs, ref.outputs);
-        else if (ref.ok() && !t.ref_matches_host) t.first_mismatch = first_difference(ref.outputs, host.outputs);
-        else if (acc.ok() && !ref.ok()) t.first_mismatch = first_difference(acc.outputs, host.outputs);
-        t.parity = ref.ok() && acc.ok() && t.ref_matches_host && t.accel_matches_ref;
-
-        // Per op type, when both runs bracketed every kernel call.
-        std::map<std::string, OpTypeCount> per;
-        auto add = [&](const JobResult &r, bool accel) {
-            for (const emu::OpCount &c : r.ops) {
-                if (c.op >= types.size()) continue;
-                OpTypeCount &o = per[op_type_name(types[c.op])];
-                o.op_type = op_type_name(types[c.op]);
-                (accel ? o.accel_instructions : o.ref_instructions) += c.instructions;
-                if (!accel) o.ops++;
-            }
-        };
-        if (ref.ok() && acc.ok() && !ref.ops.empty() && !acc.ops.empty()) {
-            add(ref, false);
-            add(acc, true);
-            for (auto &[name, o] : per) t.op_types.push_back(o);
-        }
-        progress(p.target, t.parity ? "done: bit-exact" : "done: " + (t.error.empty() ? "outputs differ" : t.error));
-        rep.results.push_back(std::move(t));
+    std::vector<size_t> slot(pending.size());
+    {
+        std::vector<size_t> next(plans.size(), 0);
+        for (size_t k = 0; k < pending.size(); k++) slot[k] = next[pending[k].plan]++;
     }
-    return rep;
+    size_t left = pending.size();
+    while (left > 0) {
+        if (!out.cancelled && opt.should_stop && opt.should_stop()) cancel_all();
+        bool reported = false;
+        for (size_t k = 0; k < pending.size(); k++) {
+            Pending &p = pending[k];
+            if (p.reported) continue;
+            if ((p.ref && !Executor::is_done(p.ref)) || (p.accel && !Executor::is_done(p.accel))) continue;
+            TargetResult t = combine(p, host_out[p.plan], types[p.plan]);
+            progress(p.plan, p.target,
+                     t.parity ? "done: bit-exact" : "done: " + (t.error.empty() ? "outputs differ" : t.error));
+            if (opt.on_result) opt.on_result(p.plan, t);
+            out.plans[p.plan].results[slot[k]] = std::move(t);
+            p.reported = true;
+            reported = true;
+            left--;
+        }
+        if (reported || left == 0) continue;
+        for (const Pending &p : pending) {
+            if (p.reported) continue;
+            const Executor::Ticket &t = p.ref && !Executor::is_done(p.ref) ? p.ref : p.accel;
+            if (t) Executor::wait_for(t, std::chrono::milliseconds(50));
+            break;
+        }
+    }
+    for (ValidateReport &r : out.plans) r.cancelled = out.cancelled;
+    out.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+ValidateReport validate_plan(Executor &fleet, const std::vector<uint8_t> &plan, const std::vector<uint8_t> &input,
+                             const ValidateOptions &opt) {
+    MatrixReport m = validate_matrix(fleet, {MatrixPlan{"", plan, input}}, opt);
+    ValidateReport r = std::move(m.plans.front());
+    r.cancelled = m.cancelled;
+    return r;
 }
 
 namespace {
@@ -271,6 +356,67 @@ std::string validate_to_text(const ValidateReport &r) {
         if (t.fast_peak) o << "  fast_peak: " << *t.fast_peak << " bytes\n";
         if (!t.error.empty()) o << "  error: " << t.error << '\n';
     }
+    return o.str();
+}
+
+std::string matrix_to_json(const MatrixReport &r, int indent) {
+    nlohmann::json j;
+    j["plans"] = nlohmann::json::array();
+    size_t exact = 0, targets = 0;
+    for (size_t i = 0; i < r.plans.size(); i++) {
+        nlohmann::json p;
+        p["plan"] = i < r.names.size() ? r.names[i] : std::string();
+        p["results"] = nlohmann::json::array();
+        for (const TargetResult &t : r.plans[i].results) {
+            p["results"].push_back(to_json(t));
+            targets++;
+            if (t.parity) exact++;
+        }
+        if (!r.plans[i].error.empty()) p["error"] = r.plans[i].error;
+        j["plans"].push_back(p);
+    }
+    j["summary"] = {{"plans", r.plans.size()}, {"targets", targets}, {"bit_exact", exact}, {"jobs", r.jobs},
+                    {"wall_ms", r.wall_ms}};
+    if (r.cancelled) j["cancelled"] = true;
+    return j.dump(indent);
+}
+
+std::string matrix_to_text(const MatrixReport &r) {
+    std::ostringstream o;
+    size_t exact = 0, targets = 0;
+    for (size_t i = 0; i < r.plans.size(); i++)
+        for (const TargetResult &t : r.plans[i].results) {
+            targets++;
+            if (t.parity) exact++;
+        }
+    // The summary table: one row per plan and target.
+    size_t w = 4;
+    for (const std::string &n : r.names) w = std::max(w, n.size());
+    auto pad = [](std::string s, size_t n) {
+        if (s.size() < n) s.append(n - s.size(), ' ');
+        return s;
+    };
+    auto num = [](const std::optional<uint64_t> &v) { return v ? std::to_string(*v) : std::string("-"); };
+    o << pad("plan", w) << "  " << pad("target", 12) << "  " << pad("parity", 13) << "  " << pad("ref instr", 12)
+      << "  " << pad("accel instr", 12) << "  " << pad("ratio", 7) << "  first mismatch\n";
+    for (size_t i = 0; i < r.plans.size(); i++) {
+        for (const TargetResult &t : r.plans[i].results) {
+            std::string ratio = "-";
+            if (t.ref_instructions && t.accel_instructions && *t.accel_instructions) {
+                char b[32];
+                std::snprintf(b, sizeof b, "%.2fx",
+                              static_cast<double>(*t.ref_instructions) / static_cast<double>(*t.accel_instructions));
+                ratio = b;
+            }
+            o << pad(r.names[i], w) << "  " << pad(t.target, 12) << "  "
+              << pad(t.parity ? "bit-exact" : "NOT bit-exact", 13) << "  " << pad(num(t.ref_instructions), 12) << "  "
+              << pad(num(t.accel_instructions), 12) << "  " << pad(ratio, 7) << "  "
+              << (t.first_mismatch ? "byte " + std::to_string(*t.first_mismatch) : std::string("-")) << '\n';
+            if (!t.error.empty()) o << pad("", w) << "  error: " << t.error << '\n';
+        }
+    }
+    o << exact << " of " << targets << " bit-exact (" << r.plans.size() << " plans, " << r.jobs << " jobs, "
+      << static_cast<long long>(r.wall_ms) << " ms)" << (r.cancelled ? ", cancelled" : "") << '\n';
     return o.str();
 }
 

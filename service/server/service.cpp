@@ -11,10 +11,12 @@
 #include <ctime>
 
 #include "auth.hpp"
+#include "codegen_rpc.hpp"
 #include "export_rpc.hpp"
 #include "tigris/v1/tigris.grpc.pb.h"
 #include "tigris_host/inspect.hpp"
 #include "tigris_host/run.hpp"
+#include "tigris_compile/compile.hpp"
 #include "tigris_import/lower.hpp"
 #include "tigris_import/report_json.hpp"
 #include "tigris_server/plan_cache.hpp"
@@ -218,6 +220,53 @@ public:
         return done("Import", t0, Status::OK);
     }
 
+    // Compile is CPU work (dry runs of every candidate), so it takes a slot.
+    // Every bad request is INVALID_ARGUMENT or FAILED_PRECONDITION, never
+    // UNKNOWN or INTERNAL (docs/service.md).
+    Status Compile(grpc::ServerContext *, const v1::CompileRequest *req, v1::CompileResponse *resp) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        RunSlot slot(in_flight_, limits_.max_concurrent_runs);
+        if (!slot.ok()) return done("Compile", t0, busy());
+        if (req->fast_budget() == 0)
+            return done("Compile", t0, Status(StatusCode::INVALID_ARGUMENT, "fast_budget must be more than 0 bytes"));
+        if (req->lz4() && req->xip())
+            return done("Compile", t0, Status(StatusCode::INVALID_ARGUMENT, "bad-option: lz4 and xip exclude each other"));
+        const std::string &b = req->model();
+        compile::Options o;
+        o.fast_budget = req->fast_budget();
+        o.slow_budget = req->slow_budget();
+        o.lz4 = req->lz4();
+        o.xip = req->xip();
+        o.model_name = req->model_name();
+        try {
+            const tflite::Model m = tflite::read_model({reinterpret_cast<const uint8_t *>(b.data()), b.size()});
+            if (req->analyze()) {
+                std::vector<uint32_t> budgets(req->analyze_budgets().begin(), req->analyze_budgets().end());
+                if (budgets.empty()) budgets = {65536, 32768, 16384, 8192};
+                if (budgets.size() > 16)
+                    return done("Compile", t0, Status(StatusCode::INVALID_ARGUMENT, "at most 16 analyze_budgets"));
+                for (uint32_t x : budgets)
+                    if (x == 0) return done("Compile", t0, Status(StatusCode::INVALID_ARGUMENT, "an analyze budget of 0"));
+                resp->set_analysis_json(compile::to_json(compile::analyze(m, o, budgets)).dump());
+            }
+            compile::Result res = compile::compile_model(m, o);
+            resp->set_plan(std::string(res.plan.begin(), res.plan.end()));
+            resp->set_report_json(compile::to_json(res.report).dump());
+        } catch (const tflite::ReadError &e) {
+            return done("Compile", t0,
+                        Status(StatusCode::INVALID_ARGUMENT, std::string("not a readable TFLite model: ") + e.what()));
+        } catch (const import::ImportError &e) {
+            return done("Compile", t0,
+                        Status(StatusCode::INVALID_ARGUMENT,
+                               std::string(import::refusal_name(e.refusal.kind)) + ": " + e.refusal.message));
+        } catch (const compile::BudgetError &e) {
+            // With analyze the report already says why; the plan stays empty.
+            if (req->analyze()) return done("Compile", t0, Status::OK);
+            return done("Compile", t0, Status(StatusCode::FAILED_PRECONDITION, e.what()));
+        }
+        return done("Compile", t0, Status::OK);
+    }
+
     // Export and Analyze live in export_rpc.cpp; the search is CPU work, so
     // they take a slot like Run.
     Status Export(grpc::ServerContext *, const v1::ExportRequest *req, v1::ExportResponse *resp) override {
@@ -238,8 +287,19 @@ public:
         const auto t0 = std::chrono::steady_clock::now();
         return done("Validate", t0, validate_rpc(ctx, *req, w));
     }
+    Status ValidateMatrix(grpc::ServerContext *ctx, const v1::ValidateMatrixRequest *req,
+                          grpc::ServerWriter<v1::ValidateUpdate> *w) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        return done("ValidateMatrix", t0, validate_matrix_rpc(ctx, *req, w));
+    }
     Status ListTargets(grpc::ServerContext *, const v1::ListTargetsRequest *req, v1::ListTargetsResponse *resp) override {
         return done("ListTargets", std::chrono::steady_clock::now(), list_targets_rpc(*req, resp));
+    }
+
+    // Codegen lives in codegen_rpc.cpp: text generation, no run, so no slot.
+    Status Codegen(grpc::ServerContext *, const v1::CodegenRequest *req, v1::CodegenResponse *resp) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        return done("Codegen", t0, codegen_rpc(*req, resp));
     }
 
     Activity activity() const { return {in_flight_.load(), workers_.queued()}; }
@@ -353,14 +413,17 @@ private:
             return Status(StatusCode::CANCELLED, "the client cancelled the run");
         }
         if (r.error_name == "arena limit") return Status(StatusCode::RESOURCE_EXHAUSTED, r.error);
-        if (r.error_name == "plan refused" || r.error_name == "bad input size")
+        if (r.error_name == "plan refused" || r.error_name == "bad input size" || r.error_name == "bad backend")
             return Status(StatusCode::INVALID_ARGUMENT, r.error);
         const bool mem = (r.error_name == "input" && r.core_error == TIGRIS_ERR_MEM) || r.error_name == "memory init" ||
                          (r.error_name == "execution" && r.core_error == TIGRIS_EXEC_ERR_MEM);
         if (mem)
             return Status(StatusCode::FAILED_PRECONDITION,
                           r.error + "; the plan requires a fast arena of " + std::to_string(r.fast_required) + " bytes");
-        return Status(StatusCode::INTERNAL, r.error);
+        // Whatever else stops a run (a kernel or tile error, state it
+        // cannot set up) comes from the plan or inputs the client sent, not
+        // from the server: the request cannot be served as it is.
+        return Status(StatusCode::FAILED_PRECONDITION, "the plan cannot be run: " + r.error);
     }
 
     // RunResult::outputs is every model output concatenated: cut it per output.

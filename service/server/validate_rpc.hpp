@@ -5,6 +5,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "tigris/v1/tigris.grpc.pb.h"
+#include "tigris_host/emu.hpp"
 
 namespace tigris::server {
 
@@ -13,6 +14,12 @@ namespace tigris::server {
 // --json`). All boards' QEMU runs share one fleet per server process.
 grpc::Status validate_rpc(grpc::ServerContext *ctx, const tigris::v1::ValidateRequest &req,
                           grpc::ServerWriter<tigris::v1::ValidateUpdate> *writer);
+
+// Several plans x targets x backends; the same updates with plan_index and
+// plan_name, each result as it arrives, then one summary message.
+grpc::Status validate_matrix_rpc(grpc::ServerContext *ctx, const tigris::v1::ValidateMatrixRequest &req,
+                                 grpc::ServerWriter<tigris::v1::ValidateUpdate> *writer);
+constexpr size_t kMaxMatrixJobs = 4096;
 
 grpc::Status list_targets_rpc(const tigris::v1::ListTargetsRequest &req, tigris::v1::ListTargetsResponse *resp);
 

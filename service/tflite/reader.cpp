@@ -153,7 +153,7 @@ private:
 enum : uint8_t {
     kOptConv2D = 1, kOptDepthwise = 2, kOptPool2D = 5, kOptSvdf = 6, kOptFullyConnected = 8,
     kOptSoftmax = 9, kOptConcatenation = 10, kOptAdd = 11, kOptReshape = 17, kOptMul = 21,
-    kOptReducer = 27, kOptSub = 28, kOptLeakyRelu = 75,
+    kOptReducer = 27, kOptSub = 28, kOptLeakyRelu = 75, kOptL2Norm = 12, kOptDiv = 29,
 };
 
 // The option tables export carries, field by field: (id, width in bytes,
@@ -178,19 +178,45 @@ const OptionSpec kOptionSpecs[] = {
     {9, "SoftmaxOptions", {{0, 4}}},
     {10, "ConcatenationOptions", {{0, 4}, {1, 1}}},
     {11, "AddOptions", {{0, 1}, {1, 1}}},
+    {12, "L2NormOptions", {{0, 1}}},
     {17, "ReshapeOptions", {{0, 0}}},
     {21, "MulOptions", {{0, 1}}},
     {22, "PadOptions", {}},
     {27, "ReducerOptions", {{0, 1}}},
     {28, "SubOptions", {{0, 1}, {1, 1}}},
+    {29, "DivOptions", {{0, 1}}},
+    {30, "SqueezeOptions", {{0, 0}}},
+    {33, "ExpOptions", {}},
+    {36, "LogSoftmaxOptions", {}},
     {38, "DequantizeOptions", {}},
     {39, "MaximumMinimumOptions", {}},
+    {42, "NegOptions", {}},
     {43, "PadV2Options", {}},
     {48, "SliceOptions", {}},
+    {52, "ExpandDimsOptions", {}},
+    {65, "FloorDivOptions", {}},
+    {66, "SquareOptions", {}},
+    {72, "FloorModOptions", {}},
     {75, "LeakyReluOptions", {{0, 4}}},
+    {76, "SquaredDifferenceOptions", {}},
     {78, "AbsOptions", {}},
+    {84, "CosOptions", {}},
     {89, "QuantizeOptions", {}},
     {91, "HardSwishOptions", {}},
+    // Movement, resize and transposed-convolution options (ids from TFLite's schema).
+    {15, "ResizeBilinearOptions", {{2, 1}, {3, 1}}},
+    {19, "SpaceToDepthOptions", {{0, 4}}},
+    {23, "GatherOptions", {{0, 4}, {1, 4}}},
+    {26, "TransposeOptions", {}},
+    {32, "StridedSliceOptions", {{0, 4}, {1, 4}, {2, 4}, {3, 4}, {4, 4}, {5, 1}}},
+    {35, "SplitOptions", {{0, 4}}},
+    {49, "TransposeConvOptions", {{0, 1}, {1, 4}, {2, 4}, {3, 1}, {4, 1}}},
+    {59, "PackOptions", {{0, 4}, {1, 4}}},
+    {64, "UnpackOptions", {{0, 4}, {1, 4}}},
+    {74, "ResizeNearestNeighborOptions", {{0, 1}, {1, 1}}},
+    {79, "SplitVOptions", {{0, 4}}},
+    {94, "DepthToSpaceOptions", {{0, 4}}},
+    {98, "SelectV2Options", {}},
 };
 
 const OptionSpec *option_spec(uint8_t union_type) {
@@ -286,7 +312,9 @@ Options read_options(const Table &op, Operator &out, std::vector<std::string> &n
         break;
     case kOptAdd:
     case kOptMul:
-    case kOptSub: o.fused_activation = x.scalar<int8_t>(0, 0); break;
+    case kOptSub:
+    case kOptDiv:
+    case kOptL2Norm: o.fused_activation = x.scalar<int8_t>(0, 0); break;
     case kOptReshape:
         if (x.has(0)) o.new_shape = x.scalars<int32_t>(0, "new_shape");
         break;
@@ -439,39 +467,6 @@ Model read_model(std::span<const uint8_t> file) {
     return model;
 }
 
-std::string builtin_name(int32_t code) {
-    switch (code) {
-    case kAdd: return "ADD";
-    case kAveragePool2D: return "AVERAGE_POOL_2D";
-    case kConcatenation: return "CONCATENATION";
-    case kConv2D: return "CONV_2D";
-    case kDepthwiseConv2D: return "DEPTHWISE_CONV_2D";
-    case kDequantize: return "DEQUANTIZE";
-    case kFullyConnected: return "FULLY_CONNECTED";
-    case kLogistic: return "LOGISTIC";
-    case kMaxPool2D: return "MAX_POOL_2D";
-    case kMul: return "MUL";
-    case kRelu: return "RELU";
-    case kRelu6: return "RELU6";
-    case kReshape: return "RESHAPE";
-    case kSoftmax: return "SOFTMAX";
-    case kSvdf: return "SVDF";
-    case kTanh: return "TANH";
-    case kCustom: return "CUSTOM";
-    case kPad: return "PAD";
-    case kMean: return "MEAN";
-    case kSub: return "SUB";
-    case kMaximum: return "MAXIMUM";
-    case kMinimum: return "MINIMUM";
-    case kPadV2: return "PADV2";
-    case kSlice: return "SLICE";
-    case kLeakyRelu: return "LEAKY_RELU";
-    case kAbs: return "ABS";
-    case kQuantize: return "QUANTIZE";
-    case kHardSwish: return "HARD_SWISH";
-    default: return "BUILTIN_" + std::to_string(code);
-    }
-}
 
 const char *tensor_type_name(TensorType t) {
     switch (t) {

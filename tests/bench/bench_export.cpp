@@ -24,13 +24,16 @@ void BM_ExportFullSearchVww(benchmark::State &state) {
     }
     const auto target = static_cast<ex::Target>(state.range(0));
     int candidates = 0;
+    double growth = 0;
     for (auto _ : state) {
         const ex::ExportResult r = ex::export_model(vww(), target);
         if (!r.written) state.SkipWithError("vww_96_int8 was not exported");
         candidates = r.candidates;
+        growth = static_cast<double>(r.bytes.size()) - static_cast<double>(vww().size());
         benchmark::DoNotOptimize(r.bytes.data());
     }
     state.counters["candidates"] = candidates;
+    state.counters["file_growth_bytes"] = growth;  // written model minus the input file
     state.SetLabel(ex::target_name(target));
 }
 BENCHMARK(BM_ExportFullSearchVww)->Arg(0)->Arg(2)->Unit(benchmark::kMillisecond);

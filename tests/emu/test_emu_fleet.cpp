@@ -31,7 +31,7 @@ TEST(EmuFleet, QueueBeyondItsLimitIsRefusedAndCancelledJobsAreReaped) {
     lim.max_queued = 1;
     emu::Fleet fleet(lim, emu_test::paths_without_counts());
     std::atomic<int> started{0};
-    auto a = fleet.submit(hang_job(std::chrono::seconds(60)), [&](emu::Fleet::Event e) {
+    auto a = fleet.submit(hang_job(std::chrono::seconds(60)), [&](emu::Fleet::Event e, const std::string &) {
         if (e == emu::Fleet::Event::Started) started++;
     });
     while (started == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -208,6 +208,6 @@ TEST(ExportRefusals, ModelLevelReasons) {
               "TFLite Micro's scratch buffers for UNIDIRECTIONAL_SEQUENCE_LSTM are not modeled");
     m.operator_codes[0].builtin = 27;
     EXPECT_EQ(reason(ex::write_model(m)), "TFLite Micro's scratch buffers for SVDF are not modeled");
-    m.operator_codes[0].builtin = 39;  // a builtin outside the persistent table
-    EXPECT_EQ(reason(ex::write_model(m)), "TFLite Micro's persistent allocations for BUILTIN_39 are not modeled");
+    m.operator_codes[0].builtin = 250;  // a code outside the persistent table (and the schema)
+    EXPECT_EQ(reason(ex::write_model(m)), "TFLite Micro's persistent allocations for BUILTIN_250 are not modeled");
 }

@@ -6,14 +6,25 @@
 // exposes can be followed (strings end inside the pool, lists lie in the index
 // pool and name existing tensors or ops, weights lie in the blob). A broken
 // promise traps, so libFuzzer records the input as a crash.
+//
+// And the promise the loader makes to the executor (issue 16): a plan that
+// loads runs at its own declared fast arena. Every accepted plan small enough
+// to run quickly is run at tigris_fast_arena_required() with zero inputs; the
+// run must end OK or ERR_MEM (arena exhaustion), never with a kernel, tile,
+// workspace or state error.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <new>
+#include <vector>
 
 extern "C" {
 #include "tigris.h"
+#include "tigris_executor.h"
+#include "tigris_iface.h"
+#include "tigris_kernels.h"
 #include "tigris_loader.h"
+#include "tigris_mem.h"
 }
 
 namespace {
@@ -138,6 +149,63 @@ bool plans_equal(const tigris_plan_t &a, const tigris_plan_t &b) {
     return same;
 }
 
+// Kernel calls allowed per run: a fuzzed While loop may never end, and the
+// fuzzer must not hang on it. A run stopped here proves nothing either way.
+constexpr uint32_t kMaxKernelCalls = 20000;
+// Arena bytes (fast + slow) above which a plan is not run: hostile shapes
+// would otherwise make every execution allocate gigabytes.
+constexpr uint64_t kMaxRunBytes = uint64_t{8} << 20;
+
+struct RunCtx {
+    tigris_kernel_fn inner;
+    uint32_t calls = 0;
+    bool stopped = false;
+};
+
+int counting_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                    void *user) {
+    RunCtx *c = static_cast<RunCtx *>(user);
+    if (++c->calls > kMaxKernelCalls) {
+        c->stopped = true;
+        return -1;
+    }
+    return c->inner(plan, op, op_index, mem, nullptr);
+}
+
+// Runs an accepted plan at its declared fast arena and checks the result.
+void run_at_declared_arena(const tigris_plan_t *p) {
+    const tigris_file_header_t *h = p->header;
+    const uint32_t fast = tigris_fast_arena_required(p);
+    uint64_t slow = 4096;
+    for (uint32_t t = 0; t < h->num_tensors; ++t) slow += 2ull * (p->tensors[t].size_bytes + 64u);
+    const size_t ws_size = tigris_executor_workspace_required(p);
+    const size_t state_size = tigris_state_required(p);
+    if ((uint64_t)fast + slow + ws_size + state_size > kMaxRunBytes) return;
+
+    std::vector<uint8_t> fast_buf(fast ? fast : 1), slow_buf((size_t)slow), ws(ws_size ? ws_size : 1, 0),
+        state(state_size ? state_size : 1, 0);
+    std::vector<void *> ptrs(h->num_tensors ? h->num_tensors : 1, nullptr);
+    tigris_mem_t mem;
+    if (tigris_mem_init(&mem, ptrs.data(), (uint16_t)h->num_tensors, fast_buf.data(), fast, slow_buf.data(),
+                        (uint32_t)slow) != TIGRIS_MEM_OK)
+        return;
+    for (uint32_t i = 0; i < h->num_model_inputs; ++i) {
+        const uint16_t t = p->model_inputs[i];
+        std::vector<uint8_t> zeros(tigris_iface_bytes(p, t) ? tigris_iface_bytes(p, t) : 1, 0);
+        // Placing an input can only fail for room, which is ERR_MEM's case.
+        if (tigris_input_write(p, &mem, t, zeros.data(), tigris_iface_bytes(p, t)) != TIGRIS_OK) return;
+    }
+    if (state_size && tigris_state_init(p, state.data(), state_size) != TIGRIS_EXEC_OK) return;
+    RunCtx ctx;
+    ctx.inner = tigris_plan_data_dtype(p) == TIGRIS_DTYPE_INT8 ? tigris_dispatch_kernel_s8 : tigris_dispatch_kernel;
+    tigris_exec_stats_t stats;
+    std::memset(&stats, 0, sizeof stats);
+    const tigris_exec_error_t e = tigris_run_with_state(p, &mem, counting_kernel, &ctx, &stats, ws.data(), ws_size,
+                                                        state_size ? state.data() : nullptr, state_size);
+    if (ctx.stopped) return;
+    require(e == TIGRIS_EXEC_OK || e == TIGRIS_EXEC_ERR_MEM);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -160,6 +228,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (err == TIGRIS_OK) {
         require(plans_equal(plan, plain));
         walk_plan(&plan);
+        run_at_declared_arena(&plan);
     } else {
         require(plan_is_zero(plan));
         g_sink = g_sink + (uint32_t)(uintptr_t)tigris_error_str(err);

@@ -88,11 +88,17 @@ TEST(ImportSupport, EachRefusalIsNamed) {
     }
     EXPECT_FALSE(check_importable(tiny(tfl::kCustom, "TFLite_Detection_PostProcess")).has_value());
     {
-        auto m = tiny(61);  // a builtin code we have no lowering for
+        auto m = tiny(61);  // GREATER: a builtin we have no lowering for, named
         auto r = check_importable(m);
         EXPECT_EQ(r->kind, RefusalKind::UnsupportedOperator);
         EXPECT_NE(r->message.find("operator 0"), std::string::npos) << r->message;
-        EXPECT_NE(r->message.find("BUILTIN_61"), std::string::npos) << r->message;
+        EXPECT_NE(r->message.find("GREATER"), std::string::npos) << r->message;
+    }
+    {
+        auto m = tiny(250);  // a code newer than the schema we read: named by number
+        auto r = check_importable(m);
+        EXPECT_EQ(r->kind, RefusalKind::UnsupportedOperator);
+        EXPECT_NE(r->message.find("BUILTIN_250"), std::string::npos) << r->message;
     }
     {
         // a requantization between two interior tensors

@@ -61,9 +61,11 @@ TEST(RunDump, BandedStageWritesNoBand) {
     tigris::host::RunOptions o;
     o.dump_tensors_dir = dir.string();
     o.collect_trace = true;
-    // At the plan's own fast size the executor runs this Relu stage in row
-    // bands (observed in the trace, checked below as a precondition).
-    const auto r = tigris::host::run_plan(PlanBuilder::minimal_float().build(), std::vector<uint8_t>(32 * 4, 0), o);
+    // A conv with a height-stripe tile plan, in a fast arena that holds one
+    // band but not the whole stage: the executor runs it in bands (checked
+    // below as a precondition).
+    o.fast_bytes = 1024;
+    const auto r = tigris::host::run_plan(PlanBuilder::tiled_stripe().build(), std::vector<uint8_t>(8 * 8 * 2 * 4, 0), o);
     ASSERT_TRUE(r.ok()) << r.error;
     size_t banded_ops = 0;
     for (const auto &e : r.trace) banded_ops += e.kind == TIGRIS_TRACE_OP && e.path != TIGRIS_TRACE_PATH_NORMAL;

@@ -125,12 +125,15 @@ TEST(ExecutorBands, RowsMatchWholeFullyConnected) {
 }
 
 // Not even one row fits: the banded stage refuses instead of running whole.
+// That is arena exhaustion (ERR_MEM), below the arena the plan declares; a
+// plan is never refused this way at its declared arena.
 TEST(ExecutorBands, RowsRefuseWhenNoBandFits) {
     PlanBuilder b = fc_plan();
     Harness h;
     ASSERT_TRUE(h.load(b.build(), 64, 4096));
+    EXPECT_GT(tigris_fast_arena_required(&h.plan), 64u);
     h.write_f32(0, pattern(128));
-    EXPECT_EQ(h.run(), TIGRIS_EXEC_ERR_TILE);
+    EXPECT_EQ(h.run(), TIGRIS_EXEC_ERR_MEM);
 }
 
 // ReduceMax over axis 1 of x[4,3,5] -> y[4,1,5]: axis 0 is independent and
@@ -299,13 +302,15 @@ TEST(ExecutorBands, HwTilesMatchWholeConvolution) {
     }
 }
 
-// The interior tile (5x5 input window, 3x3 output) cannot fit: refused, not run whole.
+// The interior tile (5x5 input window, 3x3 output) cannot fit: refused, not
+// run whole. The arena is below the plan's declared one: arena exhaustion.
 TEST(ExecutorBands, HwRefusesWhenTheInteriorTileDoesNotFit) {
     PlanBuilder b = hw_conv_plan();
     Harness h;
     ASSERT_TRUE(h.load(b.build(), 256, 8192));
+    EXPECT_GT(tigris_fast_arena_required(&h.plan), 256u);
     h.write_f32(0, pattern(128));
-    EXPECT_EQ(h.run(), TIGRIS_EXEC_ERR_TILE);
+    EXPECT_EQ(h.run(), TIGRIS_EXEC_ERR_MEM);
 }
 
 // x[1,3,5,2] -> Transpose perm [0,2,1,3] -> y[1,5,3,2]: batch 1, a 3x5 matrix
@@ -575,13 +580,15 @@ TEST(ExecutorBands, ByInputRefusesWithoutRoomForTheAccumulator) {
     EXPECT_EQ(h.run(), TIGRIS_EXEC_ERR_MEM);
 }
 
-// Two copies of even a one-column band (2 x ALIGN(3 x 8)) exceed 32 bytes.
+// Two copies of even a one-column band (2 x ALIGN(3 x 8)) exceed 32 bytes:
+// arena exhaustion below the declared arena, ERR_MEM.
 TEST(ExecutorBands, TransposeRefusesWhenNoBandFits) {
     PlanBuilder b = transpose_plan(TIGRIS_TILE_BAND_ON_COLUMNS);
     Harness h;
     ASSERT_TRUE(h.load(b.build(), 32, 4096));
+    EXPECT_GT(tigris_fast_arena_required(&h.plan), 32u);
     h.write_f32(0, pattern(30));
-    EXPECT_EQ(h.run(transpose_band, nullptr), TIGRIS_EXEC_ERR_TILE);
+    EXPECT_EQ(h.run(transpose_band, nullptr), TIGRIS_EXEC_ERR_MEM);
 }
 
 }  // namespace

@@ -209,27 +209,33 @@ TEST(ExecutorErrors, UnusableTileRecordFailsClosed) {
             << "axis " << int(axis);
         EXPECT_EQ(h.stats.stages_normal + h.stats.stages_tiled, 0);
     }
+    // A record saying "untileable" is usable: the stage must run whole, and
+    // whole it does not fit, which is arena exhaustion (ERR_MEM), not a
+    // tiling fault. Nothing runs either way.
     std::memcpy(bad, h.plan.tile_plans, sizeof bad);
     bad[0].tileable = 0;
     tigris_plan_t p = h.plan;
     p.tile_plans = bad;
     EXPECT_EQ(tigris_run_with_workspace_buffer(&p, &h.mem, tigris_dispatch_kernel, nullptr, &h.stats, h.ws.data(),
                                                h.ws.size()),
-              TIGRIS_EXEC_ERR_TILE);
+              TIGRIS_EXEC_ERR_MEM);
+    EXPECT_EQ(h.stats.stages_normal + h.stats.stages_tiled, 0);
     // The record as built is usable: the stage runs in stripes.
     EXPECT_EQ(h.run(), TIGRIS_EXEC_OK);
     EXPECT_EQ(h.stats.stages_tiled, 1);
 }
 
-// No band of even one output row fits the stage capacity.
+// No band of even one output row fits the stage capacity: arena exhaustion
+// (ERR_MEM) below the arena the plan declares.
 TEST(ExecutorErrors, StripeWithoutAFittingBand) {
     PlanBuilder b = PlanBuilder::tiled_stripe(9);
     b.tiles[0].choices.tiled_peak_bytes = 0;
     Harness h;
     // One output row needs ALIGN(3 input rows of 64 B) + ALIGN(96 B) = 192 + 96 -> 288 with 32-byte rounding.
     ASSERT_TRUE(h.load(b.build(), 160, 8192));
+    EXPECT_GT(tigris_fast_arena_required(&h.plan), 160u);
     h.write_f32(0, pattern(128));
-    EXPECT_EQ(h.run(), TIGRIS_EXEC_ERR_TILE);
+    EXPECT_EQ(h.run(), TIGRIS_EXEC_ERR_MEM);
 }
 
 // A chain whose smallest band does not fit the arena.

@@ -207,8 +207,15 @@ TEST(OpSemanticsConcat, OtherAxesAgree) {
 }
 
 TEST(OpSemanticsConcat, AxisZeroMeansLastForRank4Only) {
+    // Rank 4: 0 is the channel axis (its old meaning), so joining batches is refused.
     EXPECT_VALID_THEN(concat({{1, 2, 2, 3}, {1, 2, 2, 1}}, {1, 2, 2, 4}, 0).bytes(),
-                      concat({{1, 2, 3}, {1, 2, 3}}, {2, 2, 3}, 0).bytes(), OP);
+                      concat({{1, 2, 2, 3}, {1, 2, 2, 3}}, {2, 2, 2, 3}, 0).bytes(), OP);
+    // Other ranks: 0 is the outermost axis.
+    EXPECT_LOAD(concat({{1, 2, 3}, {1, 2, 3}}, {2, 2, 3}, 0).bytes(), TIGRIS_OK);
+    EXPECT_LOAD(concat({{3}, {2}}, {5}, 0).bytes(), TIGRIS_OK);
+    EXPECT_LOAD(concat({{2, 3}, {2, 1}}, {2, 4}, 1).bytes(), TIGRIS_OK);
+    EXPECT_LOAD(concat({{1, 1, 2, 2, 3}, {1, 1, 2, 2, 3}}, {1, 2, 2, 2, 3}, 1).bytes(), TIGRIS_OK);
+    EXPECT_LOAD(concat({{1, 2, 3}, {1, 2, 3}}, {2, 2, 3}, 3).bytes(), OP);  // axis beyond the rank
 }
 
 TEST(OpSemanticsConcat, ConstantLeadingPartFillsTheRest) {

@@ -100,16 +100,8 @@ static void put_str(tw_buf *b, const char *s) {
 }
 
 static const char *dtype_name(uint8_t d) {
-    switch (d) {
-    case TIGRIS_DTYPE_FLOAT32: return "float32";
-    case TIGRIS_DTYPE_UINT8: return "uint8";
-    case TIGRIS_DTYPE_INT8: return "int8";
-    case TIGRIS_DTYPE_INT16: return "int16";
-    case TIGRIS_DTYPE_INT32: return "int32";
-    case TIGRIS_DTYPE_INT64: return "int64";
-    case TIGRIS_DTYPE_BOOL: return "bool";
-    default: return "unknown";
-    }
+    const char *name = tigris_dtype_name(d);
+    return name ? name : "unknown";
 }
 
 static void put_tensor(tw_buf *b, const tigris_plan_t *p, uint16_t i) {

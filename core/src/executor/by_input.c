@@ -66,7 +66,8 @@ tigris_exec_error_t tx_run_by_input(tx_run_t *r, uint16_t s, uint32_t capacity) 
     if (b == 0) {
         mem->fast_reserved = saved_reserved;
         tigris__mem_reset_fast(mem);
-        return TIGRIS_EXEC_ERR_TILE;
+        /* Not one input row fits beside the accumulator: arena exhaustion. */
+        return TIGRIS_EXEC_ERR_MEM;
     }
 
     r->saved_in[0] = mem->tensor_ptrs[ti];

@@ -47,11 +47,11 @@ static tigris_exec_error_t describe(chain_t *c) {
         for (k = 0; k < st->ops_count; k++) {
             const tigris_op_t *op = &plan->ops[ops[k]];
             uint8_t ty = op->op_type;
-            if (!tx_is_height_tiling(ty) || ty == TIGRIS_OP_CONV_TRANSPOSE || ty == TIGRIS_OP_RESIZE ||
+            if (!tigris__op_is_height_tiling(ty) || ty == TIGRIS_OP_CONV_TRANSPOSE || ty == TIGRIS_OP_RESIZE ||
                 ty == TIGRIS_OP_RESIZE_LINEAR)
                 return TIGRIS_EXEC_ERR_TILE;
             if (ty == TIGRIS_OP_CONCAT) rec[TXM_HAS_CAT] = 1;
-            if (tx_is_height_spatial(ty)) {
+            if (tigris__op_is_spatial_h(ty)) {
                 int32_t *sp;
                 int32_t ek = (int32_t)tx_eff_k(op->spatial.kernel_h, op->spatial.dilation_h);
                 int32_t sh = op->spatial.stride_h ? op->spatial.stride_h : 1;
@@ -109,7 +109,7 @@ static int interior_walk(chain_t *c, uint32_t h, visit_fn visit, void *ctx, uint
             const tigris_op_t *op = &plan->ops[ops[k]];
             const uint16_t *outs = tigris_op_outputs(plan, op);
             uint32_t j;
-            if (tx_is_height_spatial(op->op_type)) {
+            if (tigris__op_is_spatial_h(op->op_type)) {
                 int32_t ek = (int32_t)tx_eff_k(op->spatial.kernel_h, op->spatial.dilation_h);
                 int32_t sh = op->spatial.stride_h ? op->spatial.stride_h : 1;
                 x = (x + op->spatial.pad_top - ek) / sh + 1;
@@ -229,7 +229,7 @@ static tigris_exec_error_t offset_operands(chain_t *c, const tigris_op_t *op, in
     const uint16_t *ins = tigris_op_inputs(plan, op);
     uint32_t k;
     *nsaved = 0;
-    if (!tx_is_binary_pointwise(op->op_type) || op->num_inputs != 2) return TIGRIS_EXEC_OK;
+    if (!tigris__op_is_binary(op->op_type) || op->num_inputs != 2) return TIGRIS_EXEC_OK;
     for (k = 0; k < 2; k++) {
         uint16_t t = ins[k];
         const tigris_tensor_t *tt = &plan->tensors[t];
@@ -264,7 +264,7 @@ static tigris_exec_error_t run_member(chain_t *c, uint32_t m, uint32_t tile, uin
         uint16_t oi = ops[k];
         const tigris_op_t *op = &plan->ops[oi];
         const uint16_t *ins = tigris_op_inputs(plan, op), *outs = tigris_op_outputs(plan, op);
-        int spatial = tx_is_height_spatial(op->op_type);
+        int spatial = tigris__op_is_spatial_h(op->op_type);
         int32_t o0 = cr0, o1 = cr1, overlap = 0;
         uint32_t q, nsaved = 0;
         void *saved[2];

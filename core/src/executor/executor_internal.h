@@ -12,6 +12,8 @@
 #include "tigris_mem.h"
 
 #include "../mem_internal.h"
+#include "../loader/loader_internal.h"
+#include "../ops.h"
 #include "../trace_internal.h"
 
 #define TX_NEVER 0xFFFFu
@@ -57,9 +59,8 @@ enum {
 };
 
 /* Workspace limits one run is carved for (docs/runtime-semantics.md R2.1.1). */
-typedef struct {
-    uint32_t tensors, inputs, outputs, chain, spatial;
-} tx_limits_t;
+/* Sizes of the workspace arrays: the loader's count (tigris__workspace_limits). */
+typedef tigris__ws_limits_t tx_limits_t;
 
 /* Control-flow frame: 4 uint16 per nesting level. */
 enum { TXF_STAGE = 0, TXF_FIRST, TXF_COUNT, TXF_PHASE };
@@ -125,11 +126,6 @@ tigris_exec_error_t tx_prepare_weights(tx_run_t *r, uint16_t stage);
 uint32_t tx_stage_limit(const tx_run_t *r, uint16_t stage, uint32_t available);
 
 /* ---- util.c ---- */
-int tx_is_height_spatial(uint8_t op_type);  /* Conv, Depthwise, Max/Avg/L2 pool */
-int tx_is_unary_pointwise(uint8_t op_type);
-int tx_is_binary_pointwise(uint8_t op_type);
-int tx_is_stripe_spatial(uint8_t op_type); /* first-spatial-op list of docs/runtime-semantics.md R2.7.1 */
-int tx_is_height_tiling(uint8_t op_type);
 uint32_t tx_tensor_rows(const tigris_plan_t *plan, uint16_t t); /* shape[1] (rank 3/4) or shape[0] */
 int tx_pure_reinterpret(const tigris_plan_t *plan, const tigris_op_t *op);
 uint32_t tx_eff_k(uint32_t k, uint32_t dilation);

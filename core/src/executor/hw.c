@@ -98,13 +98,13 @@ static tigris_exec_error_t hw_body(hw_t *g, uint16_t s) {
 
     for (k = 0; k < st->ops_count; k++) {
         const tigris_op_t *op = &plan->ops[ops[k]];
-        if (tx_is_stripe_spatial(op->op_type)) {
+        if (tigris__op_is_stripe_spatial(op->op_type)) {
             /* Resize and ConvTranspose need source-coordinate rules this path
              * does not implement; refusing beats a wrong tile. */
-            if (g->sop || !tx_is_height_spatial(op->op_type)) return TIGRIS_EXEC_ERR_TILE;
+            if (g->sop || !tigris__op_is_spatial_h(op->op_type)) return TIGRIS_EXEC_ERR_TILE;
             g->sop = op;
             g->spatial_pos = (int32_t)k;
-        } else if (!tx_is_height_tiling(op->op_type) || op->op_type == TIGRIS_OP_CONCAT) {
+        } else if (!tigris__op_is_height_tiling(op->op_type) || op->op_type == TIGRIS_OP_CONCAT) {
             return TIGRIS_EXEC_ERR_TILE;
         }
     }
@@ -129,8 +129,9 @@ static tigris_exec_error_t hw_body(hw_t *g, uint16_t s) {
     th = rec.tile_height < (uint32_t)g->h_out ? rec.tile_height : (uint32_t)g->h_out;
     tw = rec.tile_width < (uint32_t)g->w_out ? rec.tile_width : (uint32_t)g->w_out;
 
-    /* Preflight against the whole free arena, not the stage limit (docs/runtime-semantics.md R2.7.2). */
-    if (interior_cost(g, th, tw) > mem->fast_size - mem->fast_reserved) return TIGRIS_EXEC_ERR_TILE;
+    /* Preflight against the whole free arena, not the stage limit (docs/runtime-semantics.md R2.7.2).
+     * The record's tile does not fit the arena: arena exhaustion, ERR_MEM. */
+    if (interior_cost(g, th, tw) > mem->fast_size - mem->fast_reserved) return TIGRIS_EXEC_ERR_MEM;
 
     for (k = 0; k < st->outputs_count; k++) {
         if (tx_place_slow(r, out[k]) != 0) return TIGRIS_EXEC_ERR_MEM;

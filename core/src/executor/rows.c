@@ -164,7 +164,8 @@ static tigris_exec_error_t rows_body(rows_t *b, uint32_t cap) {
         if (band_cost(b, mid) <= cap) lo = mid;
         else hi = mid - 1;
     }
-    if (lo == 0) return TIGRIS_EXEC_ERR_TILE;
+    /* Not even one row fits: arena exhaustion, not a tiling fault. */
+    if (lo == 0) return TIGRIS_EXEC_ERR_MEM;
     band = lo;
 
     for (k = 0; k < st->inputs_count; k++) r->saved_in[k] = mem->tensor_ptrs[in[k]];

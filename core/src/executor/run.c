@@ -13,38 +13,14 @@
 /* Limits the plan itself needs; 0 when the chain table is inconsistent
  * (a chain running past the stage table). */
 int tx_plan_limits(const tigris_plan_t *plan, tx_limits_t *out) {
-    const tigris_file_header_t *h = plan->header;
-    uint32_t s;
-    memset(out, 0, sizeof *out);
-    out->tensors = h->num_tensors;
-    for (s = 0; s < h->num_stages; s++) {
-        const tigris_stage_t *st = &plan->stages[s];
-        if (st->inputs_count > out->inputs) out->inputs = st->inputs_count;
-        if (st->outputs_count > out->outputs) out->outputs = st->outputs_count;
-        if (st->chain_len >= 2 && st->chain_id == s) {
-            uint32_t m;
-            if ((uint32_t)s + st->chain_len > h->num_stages) return 0;
-            if (st->chain_len > out->chain) out->chain = st->chain_len;
-            for (m = s; m < (uint32_t)s + st->chain_len; m++) {
-                const tigris_stage_t *ms = &plan->stages[m];
-                const uint16_t *ops = tigris_stage_ops(plan, ms);
-                uint32_t k, n = 0;
-                for (k = 0; k < ms->ops_count; k++) {
-                    if (ops[k] < h->num_ops && tx_is_height_spatial(plan->ops[ops[k]].op_type)) n++;
-                }
-                if (n > out->spatial) out->spatial = n;
-            }
-        }
-    }
-    return 1;
+    return tigris__workspace_limits(plan, out);
 }
 
+/* The formula shared with tigris_executor_workspace_required(); the limits
+ * are within TIGRIS_MAX_* here, so size_t does not overflow. */
 size_t tx_workspace_bytes(const tx_limits_t *lim) {
-    size_t ptrs = (size_t)lim->inputs + lim->outputs + 2u * (size_t)lim->chain;
-    size_t i32s = (14u + 13u * (size_t)lim->spatial) * lim->chain + 2u * (size_t)lim->tensors;
-    size_t u16s = 2u * (size_t)lim->tensors + 4u + 4u * (size_t)TIGRIS_MAX_SUBGRAPH_DEPTH;
-    return (TX_ALIGN_OF_PTR - 1) + ptrs * sizeof(void *) + (TX_ALIGN_OF_I32 - 1) + i32s * 4u +
-           (TX_ALIGN_OF_U16 - 1) + u16s * 2u;
+    return TIGRIS_WORKSPACE_BYTES_((size_t)lim->inputs, (size_t)lim->outputs, (size_t)lim->chain,
+                                   (size_t)lim->spatial, (size_t)lim->tensors);
 }
 
 static uint8_t *align_ptr(uint8_t *p, size_t a) {

@@ -67,7 +67,8 @@ typedef enum {
     TX_PATH_ROWS,
     TX_PATH_LEADING,
     TX_PATH_RESHAPE,
-    TX_PATH_FAIL
+    TX_PATH_FAIL,
+    TX_PATH_NO_ROOM /* does not fit whole and its record says it cannot be banded */
 } tx_path_t;
 
 /* Rule 4-6 of docs/runtime-semantics.md R2.3 for one standalone stage. */
@@ -102,7 +103,14 @@ static tx_path_t choose_path(tx_run_t *r, uint16_t s, uint8_t *lead_axis) {
     for (k = 0; k < (uint32_t)st->inputs_count + st->outputs_count; k++) {
         uint16_t t = k < st->inputs_count ? in[k] : out[k - st->inputs_count];
         const tigris_tensor_t *tt = &plan->tensors[t];
-        total_io = tx_sat_add(total_io, tt->size_bytes);
+        const void *where = r->mem->tensor_ptrs[t];
+        /* A tensor already in fast below the floor (a model input the caller
+         * wrote there, kept for the whole run by the prologue) takes no room
+         * out of `avail`, which starts above the floor: counting it would
+         * band a stage that fits at its declared arena. */
+        if (!(where && tigris__mem_in_fast(r->mem, where) &&
+              (uint32_t)((const uint8_t *)where - r->mem->fast_base) < r->mem->fast_reserved))
+            total_io = tx_sat_add(total_io, tt->size_bytes);
         if (rank < 0) rank = tt->ndim;
         if (tt->ndim != rank) common_rank = 0;
     }
@@ -124,7 +132,10 @@ static tx_path_t choose_path(tx_run_t *r, uint16_t s, uint8_t *lead_axis) {
     if (!((common_rank || row_tiled || transposed) && total_io > capacity)) return TX_PATH_NORMAL;
 
     if (has_idx) {
-        if (!rec_ok || !tiles.tileable) return TX_PATH_FAIL;
+        /* An untileable record: the stage runs whole or not at all, and it
+         * does not fit. That is arena exhaustion, not a tiling fault. */
+        if (rec_ok && !tiles.tileable) return TX_PATH_NO_ROOM;
+        if (!rec_ok) return TX_PATH_FAIL;
         if (axis != TIGRIS_TILE_AXIS_HEIGHT && axis != TIGRIS_TILE_AXIS_HW) return TX_PATH_FAIL;
         if (special && axis != TIGRIS_TILE_AXIS_HEIGHT) return TX_PATH_FAIL;
         if (!axis1) return TX_PATH_FAIL;
@@ -149,6 +160,7 @@ static tigris_exec_error_t run_standalone(tx_run_t *r, uint16_t s) {
     tigris_exec_error_t err;
     uint32_t cap;
     if (path == TX_PATH_FAIL) return TIGRIS_EXEC_ERR_TILE;
+    if (path == TX_PATH_NO_ROOM) return TIGRIS_EXEC_ERR_MEM;
     stage_begin(r, s, path_code[path]);
     err = tx_prepare_weights(r, s);
     if (err != TIGRIS_EXEC_OK) return err;

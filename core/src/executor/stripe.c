@@ -18,11 +18,11 @@ int tx_stage_stripe_ok(const tigris_plan_t *plan, const tigris_stage_t *st, int 
         uint8_t ty = plan->ops[ops[k]].op_type;
         if (rank == 3) {
             if (ty == TIGRIS_OP_CONV1D) nconv1d++;
-            else if (tx_is_binary_pointwise(ty)) nbinary++;
-            else if (!tx_is_unary_pointwise(ty)) return 0;
+            else if (tigris__op_is_binary(ty)) nbinary++;
+            else if (!tigris__op_is_unary(ty)) return 0;
         } else if (rank == 4) {
-            if (!tx_is_height_tiling(ty)) return 0;
-            if (tx_is_stripe_spatial(ty)) nspatial++;
+            if (!tigris__op_is_height_tiling(ty)) return 0;
+            if (tigris__op_is_stripe_spatial(ty)) nspatial++;
         } else {
             return 0;
         }
@@ -145,7 +145,7 @@ static tigris_exec_error_t stripe_body(stripe_t *sp, uint16_t s, uint32_t cap, i
     *in_place = 0;
     for (k = 0; k < st->ops_count; k++) {
         const tigris_op_t *op = &plan->ops[ops[k]];
-        if (tx_is_stripe_spatial(op->op_type)) {
+        if (tigris__op_is_stripe_spatial(op->op_type)) {
             sp->spatial_pos = (int32_t)k;
             sp->sop = op;
             break;
@@ -209,7 +209,8 @@ static tigris_exec_error_t stripe_body(stripe_t *sp, uint16_t s, uint32_t cap, i
         if (working_set(sp, mid) <= cap) lo = mid;
         else hi = mid - 1;
     }
-    if (lo == 0) return TIGRIS_EXEC_ERR_TILE;
+    /* Not even one output row fits: the arena is exhausted, the plan is not at fault. */
+    if (lo == 0) return TIGRIS_EXEC_ERR_MEM;
     th = lo;
 
     for (k = 0; k < st->inputs_count; k++) r->saved_in[k] = mem->tensor_ptrs[in[k]];

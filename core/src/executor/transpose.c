@@ -109,7 +109,8 @@ tigris_exec_error_t tx_run_transpose(tx_run_t *r, uint16_t s, uint32_t capacity)
         if (tx_sat_add(one, one) <= capacity) lo = mid;
         else hi = mid - 1;
     }
-    if (lo == 0) return TIGRIS_EXEC_ERR_TILE;
+    /* Not even a band of one fits: arena exhaustion, not a tiling fault. */
+    if (lo == 0) return TIGRIS_EXEC_ERR_MEM;
     band = lo;
 
     for (start = 0; start < extent; start += band) {

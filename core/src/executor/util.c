@@ -1,56 +1,11 @@
 /*
- * util.c - operator classes the dispatcher and band paths test, and small
- * helpers every path uses (kernel call with its OP event, slow placement,
- * saturating size arithmetic).
+ * util.c - small helpers every path uses (kernel call with its OP event,
+ * slow placement, saturating size arithmetic). The operator classes the
+ * paths test come from the operator table (../ops.h).
  */
 #include "executor_internal.h"
 
 #include <string.h>
-
-int tx_is_height_spatial(uint8_t t) {
-    return t == TIGRIS_OP_CONV || t == TIGRIS_OP_DEPTHWISE || t == TIGRIS_OP_MAX_POOL || t == TIGRIS_OP_AVG_POOL ||
-           t == TIGRIS_OP_L2_POOL;
-}
-
-int tx_is_unary_pointwise(uint8_t t) {
-    switch (t) {
-    case TIGRIS_OP_RELU: case TIGRIS_OP_RELU6: case TIGRIS_OP_SIGMOID: case TIGRIS_OP_TANH:
-    case TIGRIS_OP_SOFTMAX: case TIGRIS_OP_LEAKY_RELU: case TIGRIS_OP_ELU: case TIGRIS_OP_LOG_SOFTMAX:
-    case TIGRIS_OP_L2_NORMALIZATION: case TIGRIS_OP_ERF: case TIGRIS_OP_HARDSWISH: case TIGRIS_OP_ABS:
-    case TIGRIS_OP_RSQRT: case TIGRIS_OP_NEG: case TIGRIS_OP_LOGICAL_NOT: case TIGRIS_OP_CAST:
-    case TIGRIS_OP_EXP: case TIGRIS_OP_LOG: case TIGRIS_OP_SQRT: case TIGRIS_OP_SQUARE:
-    case TIGRIS_OP_FLOOR: case TIGRIS_OP_CEIL: case TIGRIS_OP_ROUND: case TIGRIS_OP_SIN:
-    case TIGRIS_OP_COS: case TIGRIS_OP_LAYER_NORM:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-int tx_is_binary_pointwise(uint8_t t) {
-    switch (t) {
-    case TIGRIS_OP_ADD: case TIGRIS_OP_SUB: case TIGRIS_OP_MUL: case TIGRIS_OP_DIV:
-    case TIGRIS_OP_SQUARED_DIFFERENCE: case TIGRIS_OP_MAXIMUM: case TIGRIS_OP_MINIMUM:
-    case TIGRIS_OP_FLOOR_DIV: case TIGRIS_OP_FLOOR_MOD: case TIGRIS_OP_PRELU:
-    case TIGRIS_OP_EQUAL: case TIGRIS_OP_LESS: case TIGRIS_OP_LESS_EQUAL: case TIGRIS_OP_GREATER:
-    case TIGRIS_OP_GREATER_EQUAL: case TIGRIS_OP_LOGICAL_AND: case TIGRIS_OP_LOGICAL_OR:
-    case TIGRIS_OP_SELECT_V2: case TIGRIS_OP_ADD_N:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-int tx_is_stripe_spatial(uint8_t t) {
-    return tx_is_height_spatial(t) || t == TIGRIS_OP_RESIZE || t == TIGRIS_OP_RESIZE_LINEAR ||
-           t == TIGRIS_OP_CONV1D || t == TIGRIS_OP_CONV_TRANSPOSE;
-}
-
-int tx_is_height_tiling(uint8_t t) {
-    return tx_is_height_spatial(t) || t == TIGRIS_OP_RESIZE || t == TIGRIS_OP_RESIZE_LINEAR ||
-           t == TIGRIS_OP_CONV_TRANSPOSE || tx_is_unary_pointwise(t) || tx_is_binary_pointwise(t) ||
-           t == TIGRIS_OP_CONCAT;
-}
 
 uint32_t tx_tensor_rows(const tigris_plan_t *plan, uint16_t t) {
     const tigris_tensor_t *tt = &plan->tensors[t];

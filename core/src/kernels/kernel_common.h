@@ -512,110 +512,27 @@ static inline uint32_t tk_operand_at(const tk_view_t *out, const tk_operand_t *o
     return idx;
 }
 
-/* ---- Kernel prototypes (dispatch tables live in ref/dispatch.c and
- *      s8/dispatch.c) ---- */
+/* ---- Kernel prototypes: the ref and s8 columns of the operator table
+ *      (../ops.def), which both dispatch tables are generated from. A
+ *      byte-level any_* kernel stands in both columns; the repeated
+ *      declaration is harmless. ---- */
 
+#define KERNEL(fn) int tk_##fn(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+#define NO_KERNEL
 #if TIGRIS_ENABLE_F32
-int tk_f32_conv(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_depthwise(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_fully_connected(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_max_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_avg_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_global_avg(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_relu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_relu6(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_sigmoid(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_tanh(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_leaky_relu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_softmax(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_add(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_sub(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_mul(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_reduce_mean(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-
-/* >>> unary (unary math and activations: unary.c) */
-int tk_f32_abs(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_rsqrt(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_neg(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_exp(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_log(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_sqrt(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_square(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_floor(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_ceil(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_round(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_sin(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_cos(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_erf(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_hardswish(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_elu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< unary */
-
-/* >>> normalization (normalization: normalization.c) */
-int tk_f32_layer_norm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_log_softmax(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_l2_norm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< normalization */
-
-/* >>> reduce (reductions, scans, arg-min/max: reduce.c) */
-int tk_f32_reduce_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_reduce_min(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_reduce_sum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_cumsum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_arg_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_arg_min(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< reduce */
-
-/* >>> binary (elementwise binary: elementwise.c) */
-int tk_f32_div(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_squared_difference(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_maximum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_minimum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_floor_div(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_floor_mod(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_prelu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< binary */
-
-/* >>> logic (comparison, logic, select, cast, add-n: logic.c) */
-int tk_f32_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_less(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_less_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_greater(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_greater_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_cast(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_add_n(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< logic */
-
-/* >>> spatial (conv family, pools, resize: conv.c, pool.c, resize.c) */
-int tk_f32_conv_transpose(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_matmul(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_conv1d(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_global_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_l2_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_resize_nearest(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_resize_linear(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< spatial */
-
-/* >>> movement (data movement: movement.c) */
-/* <<< movement */
-
-/* >>> recurrent (recurrent and detection: recurrent.c, detection.c) */
-int tk_f32_svdf(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_lstm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_f32_detection_postprocess(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< recurrent */
+#define TIGRIS_OP_ROW(name, value, classes, in0, in1, in2, out, check, ref, s8, attrs, needs) ref
+#include "../ops.def"
 #endif
+#if TIGRIS_ENABLE_S8
+#define TIGRIS_OP_ROW(name, value, classes, in0, in1, in2, out, check, ref, s8, attrs, needs) s8
+#include "../ops.def"
+#endif
+#undef KERNEL
+#undef NO_KERNEL
 
-/* Data movement shared by both dtypes (byte level): ref/.. is float-only, so
- * these live in s8/shape.c when int8 is built and in ref/shape.c otherwise. */
-int tk_any_reshape(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_concat(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_pad(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-
-/* Byte-level parts of the reduce and logic families: in s8/reduce.c and
- * s8/logic.c, compiled from ref/reduce.c and ref/logic.c in float-only builds,
- * so they exist once in every build. */
-int tk_any_reduce_all(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+/* The byte-level any_* kernels (data movement, reduce-all, logic) live in
+ * s8/ when int8 is built and are compiled from ref/ in float-only builds, so
+ * they exist once in every build. Helpers they share: */
 int tk_reduce_layout(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *, uint8_t din, uint8_t dout,
                      int kind, uint32_t lay[3], const uint8_t **x, uint8_t **y, int32_t *axis);
 /* Operands of comparisons, logic ops and select: `arity` operands (runtime
@@ -625,103 +542,10 @@ int tk_reduce_layout(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigri
 int tk_any_operands(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                     uint32_t arity, const uint8_t *in_dtype, uint8_t out_dtype, tk_view_t *out, uint8_t **y,
                     uint32_t *count, tk_operand_t *opnd);
-int tk_any_logical_and(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_logical_or(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_logical_not(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_select_v2(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-
-/* >>> movement (movement.c) */
-/* Transpose, Split and the MOVEMENT operators (66-72): byte level, shared
- * like shape.c (s8/movement.c, or ref/movement.c in float-only builds). */
-int tk_any_transpose(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_split(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_gather(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_embedding_lookup(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_gather_nd(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_strided_slice(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_mirror_pad(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_reverse(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_any_dynamic_update_slice(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< movement */
 
 #if TIGRIS_ENABLE_S8
-int tk_s8_conv(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_depthwise(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_fully_connected(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_max_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_avg_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_global_avg(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_relu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_relu6(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_sigmoid(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_tanh(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_softmax(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_leaky_relu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_add(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_sub(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_mul(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_reduce_mean(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 /* TFLite integer Mean multiplier for s_in/s_out (scale bits) and count. */
 int tk_s8_mean_multiplier(uint32_t sin_bits, uint32_t sout_bits, uint32_t count, int32_t *m, int32_t *s);
-
-/* >>> unary (unary math and activations: unary.c) */
-int tk_s8_abs(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_rsqrt(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_hardswish(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_elu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_erf(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< unary */
-
-/* >>> normalization (normalization: normalization.c) */
-/* LayerNorm int8 computes float statistics: -1 unless TIGRIS_ENABLE_F32. */
-int tk_s8_layer_norm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_log_softmax(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_l2_norm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< normalization */
-
-/* >>> reduce (reductions, scans, arg-min/max: reduce.c) */
-int tk_s8_reduce_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_reduce_min(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_reduce_sum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_cumsum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_arg_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_arg_min(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< reduce */
-
-/* >>> binary (elementwise binary: elementwise.c) */
-int tk_s8_div(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_squared_difference(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_maximum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_minimum(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_prelu(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< binary */
-
-/* >>> logic (comparison, logic, select, cast, add-n: logic.c) */
-int tk_s8_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_less(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_less_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_greater(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_greater_equal(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_cast(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_add_n(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< logic */
-
-/* >>> spatial (conv family, pools, resize: conv.c, pool.c, resize.c) */
-int tk_s8_conv_transpose(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_matmul(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_conv1d(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_global_max(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_resize_nearest(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_resize_linear(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< spatial */
-
-/* >>> movement (data movement: movement.c) */
-/* <<< movement */
-
-/* >>> recurrent (recurrent and detection: recurrent.c, detection.c) */
-int tk_s8_svdf(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-int tk_s8_lstm(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-/* <<< recurrent */
 #endif
 
 #endif /* TIGRIS_KERNEL_COMMON_H */

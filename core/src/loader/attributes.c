@@ -17,40 +17,29 @@ static int outputs_ok(uint8_t op, uint8_t n) {
     }
 }
 
-static int is_reduce_like(uint8_t op) {
-    return op == TIGRIS_OP_REDUCE_MEAN || op == TIGRIS_OP_REDUCE_MAX || op == TIGRIS_OP_REDUCE_MIN ||
-           op == TIGRIS_OP_REDUCE_SUM || op == TIGRIS_OP_REDUCE_ALL || op == TIGRIS_OP_CUMSUM ||
-           op == TIGRIS_OP_ARG_MAX || op == TIGRIS_OP_ARG_MIN;
-}
+#define ATTR(kind) (1u << TIGRIS_ATTR_##kind)
 
-/* docs/format.md P10.2: which operators read which kind. */
+/* docs/format.md P10.2: which operators read which kind (the attrs column
+ * of ../ops.def). */
+static const uint32_t kinds_allowed[TIGRIS_OP_MAX_KNOWN + 1] = {
+#define TIGRIS_OP_ROW(name, value, classes, in0, in1, in2, out, check, ref, s8, attrs, needs) [value] = (attrs),
+#include "../ops.def"
+};
+
+/* docs/format.md P10.4: the kinds an operator cannot run without (the needs
+ * column). */
+static const uint32_t kinds_needed[TIGRIS_OP_MAX_KNOWN + 1] = {
+#define TIGRIS_OP_ROW(name, value, classes, in0, in1, in2, out, check, ref, s8, attrs, needs) [value] = (needs),
+#include "../ops.def"
+};
+
+#undef ATTR
+
+_Static_assert(TIGRIS_ATTR_MAX_KNOWN < 32, "attribute kinds are bits of a uint32_t");
+
 static int kind_allowed(uint8_t kind, uint8_t op) {
-    switch (kind) {
-    case TIGRIS_ATTR_TRANSPOSE_PERM: return op == TIGRIS_OP_TRANSPOSE;
-    case TIGRIS_ATTR_EPSILON: return op == TIGRIS_OP_LAYER_NORM || op == TIGRIS_OP_L2_NORMALIZATION;
-    case TIGRIS_ATTR_ALPHA: return op == TIGRIS_OP_LEAKY_RELU;
-    case TIGRIS_ATTR_CLIP_BOUNDS: return op == TIGRIS_OP_CLIP;
-    case TIGRIS_ATTR_PADS: return op == TIGRIS_OP_PAD;
-    case TIGRIS_ATTR_AXES: return is_reduce_like(op);
-    case TIGRIS_ATTR_BINARY_REQUANT: return op == TIGRIS_OP_ADD || op == TIGRIS_OP_SUB;
-    case TIGRIS_ATTR_POOL_ROUNDING: return op == TIGRIS_OP_GLOBAL_AVG;
-    case TIGRIS_ATTR_CONSTANT_OPERAND:
-        return op == TIGRIS_OP_ADD || op == TIGRIS_OP_SUB || op == TIGRIS_OP_MUL || op == TIGRIS_OP_DIV ||
-               op == TIGRIS_OP_SQUARED_DIFFERENCE || op == TIGRIS_OP_MAXIMUM || op == TIGRIS_OP_MINIMUM ||
-               op == TIGRIS_OP_FLOOR_DIV || op == TIGRIS_OP_FLOOR_MOD || op == TIGRIS_OP_PRELU ||
-               (op >= TIGRIS_OP_EQUAL && op <= TIGRIS_OP_LOGICAL_OR) || op == TIGRIS_OP_SELECT_V2;
-    case TIGRIS_ATTR_RESIZE_SCALES: return op == TIGRIS_OP_RESIZE || op == TIGRIS_OP_RESIZE_LINEAR;
-    case TIGRIS_ATTR_CUMSUM_OPTIONS: return op == TIGRIS_OP_CUMSUM;
-    case TIGRIS_ATTR_MOVEMENT: return op >= TIGRIS_OP_GATHER && op <= TIGRIS_OP_DYNAMIC_UPDATE_SLICE;
-    case TIGRIS_ATTR_COMPARISON_REQUANT: return op >= TIGRIS_OP_EQUAL && op <= TIGRIS_OP_GREATER_EQUAL;
-    case TIGRIS_ATTR_CONSTANTS:
-        return op == TIGRIS_OP_SVDF || op == TIGRIS_OP_LSTM || op == TIGRIS_OP_DETECTION_POSTPROCESS;
-    case TIGRIS_ATTR_SVDF: return op == TIGRIS_OP_SVDF;
-    case TIGRIS_ATTR_LSTM: return op == TIGRIS_OP_LSTM;
-    case TIGRIS_ATTR_SUBGRAPHS: return op == TIGRIS_OP_IF || op == TIGRIS_OP_WHILE;
-    case TIGRIS_ATTR_DETECTION: return op == TIGRIS_OP_DETECTION_POSTPROCESS;
-    default: return 0;
-    }
+    if (kind == 0 || kind > TIGRIS_ATTR_MAX_KNOWN || op > TIGRIS_OP_MAX_KNOWN) return 0;
+    return (kinds_allowed[op] >> kind) & 1u;
 }
 
 static int has_attr(const tigris_plan_t *p, uint16_t op, uint8_t kind) {
@@ -81,12 +70,10 @@ tigris_error_t tigris__ld_attributes(tigris__ld_t *ld) {
      * at all the lookups simply find nothing. */
     for (i = 0; i < ld->hdr->num_ops; i++) {
         uint8_t t = p->ops[i].op_type;
-        uint16_t oi = (uint16_t)i;
-        if (t == TIGRIS_OP_TRANSPOSE && !has_attr(p, oi, TIGRIS_ATTR_TRANSPOSE_PERM)) return TIGRIS_ERR_BAD_SECTION;
-        if ((t == TIGRIS_OP_LAYER_NORM || t == TIGRIS_OP_L2_NORMALIZATION) && !has_attr(p, oi, TIGRIS_ATTR_EPSILON))
-            return TIGRIS_ERR_BAD_SECTION;
-        if (t == TIGRIS_OP_CUMSUM && !has_attr(p, oi, TIGRIS_ATTR_CUMSUM_OPTIONS)) return TIGRIS_ERR_BAD_SECTION;
-        if (is_reduce_like(t) && !has_attr(p, oi, TIGRIS_ATTR_AXES)) return TIGRIS_ERR_BAD_SECTION;
+        uint32_t need = t <= TIGRIS_OP_MAX_KNOWN ? kinds_needed[t] : 0u;
+        uint8_t kind;
+        for (kind = 1; kind <= TIGRIS_ATTR_MAX_KNOWN; kind++)
+            if (((need >> kind) & 1u) && !has_attr(p, (uint16_t)i, kind)) return TIGRIS_ERR_BAD_SECTION;
     }
     return TIGRIS_OK;
 }

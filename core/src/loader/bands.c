@@ -283,15 +283,10 @@ static uint8_t common_rank(const tigris_plan_t *p, const tigris_stage_t *st) {
     return (r == 3 || r == 4) ? (uint8_t)r : 0;
 }
 
-static int stripe_spatial(uint8_t t) {
-    return tigris__op_is_spatial_h(t) || t == TIGRIS_OP_RESIZE || t == TIGRIS_OP_RESIZE_LINEAR ||
-           t == TIGRIS_OP_CONV1D || t == TIGRIS_OP_CONV_TRANSPOSE;
-}
-
 int tigris__stripe_spatial_pos(const tigris_plan_t *p, const tigris_stage_t *st) {
     uint32_t k;
     for (k = 0; k < st->ops_count; k++)
-        if (stripe_spatial(p->ops[tigris__stage_op(p, st, k)].op_type)) return (int)k;
+        if (tigris__op_is_stripe_spatial(p->ops[tigris__stage_op(p, st, k)].op_type)) return (int)k;
     return -1;
 }
 
@@ -311,7 +306,7 @@ static void stripe_allow(const tigris_plan_t *p, const tigris_stage_t *st, tigri
             else if (!tigris__op_is_unary(t)) return;
         } else if (sh->common_rank == 4) {
             if (!tigris__op_is_height_tiling(t)) return;
-            if (stripe_spatial(t)) spatial++;
+            if (tigris__op_is_stripe_spatial(t)) spatial++;
         } else {
             return;
         }

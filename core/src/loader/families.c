@@ -10,17 +10,6 @@
  */
 #include "loader_internal.h"
 
-/* Ops that only move bytes (shared code, no arithmetic) and control flow,
- * which the executor runs itself: they need no kernel family. */
-static int needs_no_family(uint8_t t) {
-    switch (t) {
-    case TIGRIS_OP_RESHAPE: case TIGRIS_OP_FLATTEN: case TIGRIS_OP_SQUEEZE: case TIGRIS_OP_UNSQUEEZE:
-    case TIGRIS_OP_TRANSPOSE: case TIGRIS_OP_PAD: case TIGRIS_OP_SPLIT: case TIGRIS_OP_IF: case TIGRIS_OP_WHILE:
-        return 1;
-    default: return t >= TIGRIS_OP_GATHER && t <= TIGRIS_OP_DYNAMIC_UPDATE_SLICE;
-    }
-}
-
 static uint32_t family_of(uint8_t dtype) {
     if (dtype == TIGRIS_DTYPE_FLOAT32) return TIGRIS__FAM_F32;
     if (dtype == TIGRIS_DTYPE_INT8) return TIGRIS__FAM_S8;
@@ -34,18 +23,16 @@ static int same_encoding(const tigris_plan_t *p, const tigris_tensor_t *a, const
     return memcmp(&qa->scale, &qb->scale, sizeof qa->scale) == 0 && qa->zero_point == qb->zero_point;
 }
 
-/* int8 kernels that are defined by float math (docs/kernels.md): TFLite
- * builds their tables or statistics in float, so they are compiled only with
- * the float family and a plan using them needs both families. */
+/* int8 kernels that are defined by float math (docs/kernels.md; the
+ * S8_FLOAT class of ../ops.def): TFLite builds their tables or statistics in
+ * float, so they are compiled only with the float family and a plan using
+ * them needs both families. */
 static int s8_needs_float(const tigris_plan_t *p, const tigris_op_t *op) {
-    switch (op->op_type) {
-    case TIGRIS_OP_ELU: case TIGRIS_OP_ERF: case TIGRIS_OP_LAYER_NORM:
-        return 1;
-    case TIGRIS_OP_RESIZE_LINEAR: /* the 10-bit integer path needs equal encodings */
+    if (tigris__op_s8_needs_float(op->op_type)) return 1;
+    /* The 10-bit integer path of ResizeLinear needs equal encodings. */
+    if (op->op_type == TIGRIS_OP_RESIZE_LINEAR)
         return !same_encoding(p, &p->tensors[tigris__op_in(p, op, 0)], &p->tensors[tigris__op_out(p, op, 0)]);
-    default:
-        return 0;
-    }
+    return 0;
 }
 
 uint32_t tigris__ld_families_needed(const tigris_plan_t *p) {
@@ -54,7 +41,9 @@ uint32_t tigris__ld_families_needed(const tigris_plan_t *p) {
     for (i = 0; i < p->header->num_ops; i++) {
         const tigris_op_t *op = &p->ops[i];
         uint32_t fam = 0;
-        if (needs_no_family(op->op_type)) continue;
+        /* Ops that only move bytes (shared code, no arithmetic) and control
+         * flow, which the executor runs itself (the NOFAM class). */
+        if (tigris__op_needs_no_family(op->op_type)) continue;
         for (k = 0; k < op->num_inputs; k++) fam |= family_of(p->tensors[tigris__op_in(p, op, k)].dtype);
         for (k = 0; k < op->num_outputs; k++) fam |= family_of(p->tensors[tigris__op_out(p, op, k)].dtype);
         /* bool / int32 / int16-only ops run in the plan's own family. */

@@ -15,6 +15,7 @@
 
 #include "tigris.h"
 #include "tigris_loader.h"
+#include "../ops.h"
 
 typedef struct {
     const uint8_t *buf;
@@ -104,12 +105,12 @@ tigris_error_t tigris__ld_tile_contract(const tigris__ld_t *ld, uint16_t s);
 tigris_error_t tigris__ld_tile_band(const tigris__ld_t *ld, uint16_t s);
 tigris_error_t tigris__ld_chain_band(const tigris__ld_t *ld, uint16_t head);
 
-/* ---- operator classes shared by the stage rules ---- */
-int tigris__op_is_unary(uint8_t t);      /* the unary pointwise list */
-int tigris__op_is_binary(uint8_t t);     /* the binary pointwise list */
-int tigris__op_is_spatial_h(uint8_t t);  /* Conv, Depthwise, Max/Avg/L2 pool */
-int tigris__op_is_chainable(uint8_t t);  /* stripe-tileable set of docs/format.md P6.2 */
-int tigris__op_is_height_tiling(uint8_t t);
-int tigris__op_is_row_tiling(uint8_t t);
+/* The sizes the executor workspace formula (TIGRIS_WORKSPACE_BYTES_) takes,
+ * from the plan's stages; shared with the executor's own check (sizing.c).
+ * 0 when a chain runs past the stage table. */
+typedef struct {
+    uint32_t tensors, inputs, outputs, chain, spatial;
+} tigris__ws_limits_t;
+int tigris__workspace_limits(const tigris_plan_t *plan, tigris__ws_limits_t *out);
 
 #endif /* TIGRIS_LOADER_INTERNAL_H */

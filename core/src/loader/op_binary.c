@@ -40,12 +40,14 @@ static int tg_qp_same(const tigris_quant_param_t *a, const tigris_quant_param_t 
     return a && b && tg_scale_bits(a) == tg_scale_bits(b) && a->zero_point == b->zero_point;
 }
 
-/* Broadcast readers of the kernels: general strided reads only up to rank 4
- * (5 for select); larger outputs need dense or periodic operands. */
+/* Broadcast readers of the kernels: general strided reads (tk_operand_at)
+ * up to rank 6, TFLite's own broadcast limit; larger outputs need dense or
+ * periodic operands. The accelerated backends take dense or periodic
+ * operands only and hand the rest to the reference kernels. */
 static int tg_operand_fits(const tg_op_ctx_t *c, const tg_dim_t *s, uint32_t r, const tg_dim_t *ys, uint32_t yr) {
+    (void)c;
     if (!tg_broadcasts(s, r, ys, yr)) return 0;
-    uint32_t general_max = c->op->op_type == TIGRIS_OP_SELECT_V2 ? 5u : 4u;
-    return yr <= general_max || tg_periodic(s, r, ys, yr);
+    return yr <= 6u || tg_periodic(s, r, ys, yr);
 }
 
 /* Short constant forms: one element, one per last-axis element, one per output element. */

@@ -42,9 +42,11 @@ typedef struct {
     uint8_t d;           /* what role "D" means for this op: plan dtype, or float32 in a float section */
 } tg_op_ctx_t;
 
-/* Dtype roles of docs/format.md P5.6. */
+/* Dtype roles of docs/format.md P5.6 (the in0..out columns of ops.def);
+ * NONE marks an opcode without a signature. */
 enum {
-    TG_ROLE_D = 1,
+    TG_ROLE_NONE = 0,
+    TG_ROLE_D,
     TG_ROLE_D_BOOL,
     TG_ROLE_D_I16,
     TG_ROLE_I32,

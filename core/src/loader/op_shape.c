@@ -52,10 +52,12 @@ static tigris_error_t tg_check_concat(const tg_op_ctx_t *c) {
     const tigris_tensor_t *y = tg_out(c, 0);
     TG_REQUIRE(op->bias_idx == TIGRIS_NONE16);
     uint32_t rank = y->ndim;
-    TG_REQUIRE(rank == 3 || rank == 4);
+    TG_REQUIRE(rank >= 1 && rank <= 6);
     uint32_t axis = op->spatial.kernel_h;
-    if (rank == 4 && axis == 0) axis = 3; /* old plans: 0 meant the channel axis */
-    TG_REQUIRE(axis >= 1 && axis <= rank - 1);
+    /* Rank 4 keeps the old meaning of 0 (the channel axis, as plans before
+     * other ranks were allowed wrote it); elsewhere 0 is the outermost axis. */
+    if (rank == 4 && axis == 0) axis = 3;
+    TG_REQUIRE(axis <= rank - 1);
     const tg_dim_t *ys = tg_shape(c, y);
     uint64_t sum = 0, in_bytes = 0;
     for (uint32_t i = 0; i < op->num_inputs; i++) {

@@ -1,73 +1,20 @@
 /*
- * op_signature.c - dtype signatures (docs/format.md P5.6), the int32 producer
+ * op_signature.c - dtype signatures (docs/format.md P5.6; the in0..out
+ * columns of the operator table, ../ops.def), the int32 producer
  * rule, and the float sections an int8 plan may contain (docs/format.md,
  * "Operator checks").
  */
 #include "op_checks.h"
 
+static const tg_signature_t tg_signatures[TIGRIS_OP_MAX_KNOWN + 1] = {
+#define TIGRIS_OP_ROW(name, value, classes, in0, in1, in2, out, check, ref, s8, attrs, needs) \
+    [value] = {{TG_ROLE_##in0, TG_ROLE_##in1, TG_ROLE_##in2}, TG_ROLE_##out},
+#include "../ops.def"
+};
+
 int tg_signature(uint8_t op_type, tg_signature_t *sig) {
-    uint8_t a = TG_ROLE_D, b = TG_ROLE_D, r = TG_ROLE_D, o = TG_ROLE_D;
-    switch (op_type) {
-    case TIGRIS_OP_CLIP:
-    case TIGRIS_OP_BATCH_NORM:
-    case TIGRIS_OP_INST_NORM:
-    case TIGRIS_OP_SQUEEZE:
-    case TIGRIS_OP_UNSQUEEZE:
-        /* Lowered by the compiler; no kernel exists, so a plan holding one
-         * could never run. */
-        return 0;
-    case TIGRIS_OP_FLATTEN:
-    case TIGRIS_OP_RESHAPE:
-    case TIGRIS_OP_TRANSPOSE:
-        a = b = r = o = TG_ROLE_D_BOOL;
-        break;
-    case TIGRIS_OP_ARG_MAX:
-    case TIGRIS_OP_ARG_MIN:
-        o = TG_ROLE_I32;
-        break;
-    case TIGRIS_OP_GATHER:
-    case TIGRIS_OP_GATHER_ND:
-    case TIGRIS_OP_EMBEDDING_LOOKUP:
-        b = r = TG_ROLE_I32;
-        break;
-    case TIGRIS_OP_DYNAMIC_UPDATE_SLICE:
-        r = TG_ROLE_I32;
-        break;
-    case TIGRIS_OP_EQUAL:
-    case TIGRIS_OP_LESS:
-    case TIGRIS_OP_LESS_EQUAL:
-    case TIGRIS_OP_GREATER:
-    case TIGRIS_OP_GREATER_EQUAL:
-        o = TG_ROLE_BOOL;
-        break;
-    case TIGRIS_OP_LOGICAL_AND:
-    case TIGRIS_OP_LOGICAL_OR:
-    case TIGRIS_OP_LOGICAL_NOT:
-    case TIGRIS_OP_REDUCE_ALL:
-        a = b = r = o = TG_ROLE_BOOL;
-        break;
-    case TIGRIS_OP_SELECT_V2:
-    case TIGRIS_OP_IF:
-        a = TG_ROLE_BOOL;
-        break;
-    case TIGRIS_OP_CAST:
-        a = b = r = TG_ROLE_BOOL;
-        break;
-    case TIGRIS_OP_SVDF:
-    case TIGRIS_OP_LSTM:
-        b = r = o = TG_ROLE_D_I16;
-        break;
-    case TIGRIS_OP_DETECTION_POSTPROCESS:
-        o = TG_ROLE_F32;
-        break;
-    default:
-        if (op_type == 0 || op_type > TIGRIS_OP_MAX_KNOWN) return 0;
-        break;
-    }
-    sig->in[0] = a;
-    sig->in[1] = b;
-    sig->in[2] = r;
-    sig->out = o;
+    if (op_type == 0 || op_type > TIGRIS_OP_MAX_KNOWN || tg_signatures[op_type].out == TG_ROLE_NONE) return 0;
+    *sig = tg_signatures[op_type];
     return 1;
 }
 

@@ -5,7 +5,15 @@
 #include "op_checks.h"
 
 #define TG_F32_ONE_16TH 0x3D800000u   /* 1/16: int8 LogSoftmax output scale */
-#define TG_F32_ONE_128TH 0x3C000000u  /* 1/128: int8 L2Normalization output scale */
+#define TG_F32_ONE_128TH 0x3C000000u  /* 1/128: int8 L2Normalization and Tanh output scale */
+#define TG_F32_ONE_256TH 0x3B800000u  /* 1/256: int8 Softmax and Sigmoid output scale */
+
+/* The fixed int8 output encoding TFLite gives Softmax, Sigmoid and Tanh,
+ * which their int8 kernels compute in (and refuse otherwise). */
+static int tg_fixed_output(const tg_op_ctx_t *c, uint32_t scale_bits, int32_t zero_point) {
+    const tigris_quant_param_t *q = tg_quant(c, tg_out(c, 0));
+    return q->num_channels == 1 && tg_scale_bits(q) == scale_bits && q->zero_point == zero_point;
+}
 
 static int tg_float_only(uint8_t t) {
     return t >= TIGRIS_OP_NEG && t <= TIGRIS_OP_COS;
@@ -58,6 +66,27 @@ tigris_error_t tg_check_unary(const tg_op_ctx_t *c) {
     switch (t) {
     case TIGRIS_OP_SOFTMAX:
         TG_REQUIRE(x->ndim >= 1);
+        if (c->d == TIGRIS_DTYPE_INT8) {
+            TG_REQUIRE(tg_fixed_output(c, TG_F32_ONE_256TH, -128));
+            /* TFLite's input scaling s_in·2^26 as a multiplier with a left
+             * shift of 0..30: floor(log2 s_in) in [-27, 3] (a normal float). */
+            uint32_t e = (tg_scale_bits(tg_quant(c, x)) >> 23) & 0xFFu;
+            TG_REQUIRE(e >= 127u - 27u && e <= 127u + 3u);
+        }
+        break;
+    case TIGRIS_OP_HARDSWISH:
+        /* TFLite's int8 HardSwish: s_in/128 a normal float and the output
+         * multiplier s_in/(128·s_out) below 1 (its exponent ≤ 0). */
+        if (c->d == TIGRIS_DTYPE_INT8) {
+            uint32_t si = tg_scale_bits(tg_quant(c, x)), so = tg_scale_bits(tg_quant(c, y));
+            TG_REQUIRE(((si >> 23) & 0xFFu) > 7u && tg_f32_cmp_scaled(si, so, 7) < 0);
+        }
+        break;
+    case TIGRIS_OP_SIGMOID:
+        if (c->d == TIGRIS_DTYPE_INT8) TG_REQUIRE(tg_fixed_output(c, TG_F32_ONE_256TH, -128));
+        break;
+    case TIGRIS_OP_TANH:
+        if (c->d == TIGRIS_DTYPE_INT8) TG_REQUIRE(tg_fixed_output(c, TG_F32_ONE_128TH, 0));
         break;
     case TIGRIS_OP_LEAKY_RELU:
         p = tg_attr(c, TIGRIS_ATTR_ALPHA, &len);

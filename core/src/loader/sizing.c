@@ -3,6 +3,7 @@
  * (docs/runtime-semantics.md R1.12 and R2.1.1), and the plan's data dtype.
  */
 #include "loader_internal.h"
+#include "tigris_executor.h"
 
 static uint32_t sat_add(uint32_t a, uint32_t b) { return a > UINT32_MAX - b ? UINT32_MAX : a + b; }
 
@@ -54,31 +55,38 @@ uint32_t tigris_fast_arena_required(const tigris_plan_t *plan) {
     return sat_add(base, tigris_weight_decompression_overhead(plan));
 }
 
-size_t tigris_executor_workspace_required(const tigris_plan_t *plan) {
-    uint64_t inputs = 0, outputs = 0, chain = 0, spatial = 0, tensors, bytes;
+int tigris__workspace_limits(const tigris_plan_t *plan, tigris__ws_limits_t *out) {
+    const tigris_file_header_t *h = plan->header;
     uint32_t s, m, k;
-    if (!plan || !plan->header || (plan->header->num_stages > 0 && !plan->stages)) return 0;
-    tensors = plan->header->num_tensors;
-    for (s = 0; s < plan->header->num_stages; s++) {
+    memset(out, 0, sizeof *out);
+    out->tensors = h->num_tensors;
+    for (s = 0; s < h->num_stages; s++) {
         const tigris_stage_t *st = &plan->stages[s];
-        if (st->inputs_count > inputs) inputs = st->inputs_count;
-        if (st->outputs_count > outputs) outputs = st->outputs_count;
+        if (st->inputs_count > out->inputs) out->inputs = st->inputs_count;
+        if (st->outputs_count > out->outputs) out->outputs = st->outputs_count;
         if (st->chain_len < 2 || st->chain_id != s) continue;
-        if ((uint32_t)s + st->chain_len > plan->header->num_stages) return 0;
-        if (st->chain_len > chain) chain = st->chain_len;
+        if (s + st->chain_len > h->num_stages) return 0;
+        if (st->chain_len > out->chain) out->chain = st->chain_len;
         for (m = s; m < s + st->chain_len; m++) {
-            const tigris_stage_t *mem = &plan->stages[m];
-            uint64_t n = 0;
-            for (k = 0; k < mem->ops_count; k++)
-                if (tigris__op_is_spatial_h(plan->ops[tigris__stage_op(plan, mem, k)].op_type)) n++;
-            if (n > spatial) spatial = n;
+            const tigris_stage_t *ms = &plan->stages[m];
+            uint32_t n = 0;
+            for (k = 0; k < ms->ops_count; k++) {
+                uint16_t o = tigris__stage_op(plan, ms, k);
+                if (o < h->num_ops && tigris__op_is_spatial_h(plan->ops[o].op_type)) n++;
+            }
+            if (n > out->spatial) out->spatial = n;
         }
     }
-    /* The same terms as TIGRIS_EXECUTOR_WORKSPACE_MIN_BYTES: pointer, int32
-     * and uint16 arrays, each with room to align its start. */
-    bytes = (sizeof(void *) - 1u) + (inputs + outputs + 2u * chain) * sizeof(void *);
-    bytes += 3u + ((14u + 13u * spatial) * chain + 2u * tensors) * 4u;
-    bytes += 1u + (2u * tensors + 4u + 4u * (uint64_t)TIGRIS_MAX_SUBGRAPH_DEPTH) * 2u;
+    return 1;
+}
+
+size_t tigris_executor_workspace_required(const tigris_plan_t *plan) {
+    tigris__ws_limits_t lim;
+    uint64_t bytes;
+    if (!plan || !plan->header || (plan->header->num_stages > 0 && !plan->stages)) return 0;
+    if (!tigris__workspace_limits(plan, &lim)) return 0;
+    bytes = TIGRIS_WORKSPACE_BYTES_((uint64_t)lim.inputs, (uint64_t)lim.outputs, (uint64_t)lim.chain,
+                                    (uint64_t)lim.spatial, (uint64_t)lim.tensors);
     if (bytes > (uint64_t)(size_t)-1) return 0;
     return (size_t)bytes;
 }

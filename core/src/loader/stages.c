@@ -63,10 +63,67 @@ static tigris_error_t chain_ops(tigris__ld_t *ld, const tigris_stage_t *st) {
     return TIGRIS_OK;
 }
 
+/* Every listed stage output is written by one of the stage's own operators.
+ * The executor places, spills and hands on exactly what the stage's kernels
+ * write; an output written elsewhere (an earlier stage, or another member of
+ * a chain, which exists only band by band) would be moved unset, and the
+ * plan would fail or compute garbage at run time although it loaded. The
+ * stage's op indices were checked against num_ops just before, and every op's
+ * output list at step 11. */
+static tigris_error_t outputs_written(const tigris_plan_t *p, const tigris_stage_t *st) {
+    uint32_t k, j, i;
+    for (k = 0; k < st->outputs_count; k++) {
+        uint16_t t = tigris__stage_out(p, st, k);
+        int found = 0;
+        for (j = 0; j < st->ops_count && !found; j++) {
+            const tigris_op_t *op = &p->ops[tigris__stage_op(p, st, j)];
+            for (i = 0; i < op->num_outputs && !found; i++) found = tigris__op_out(p, op, i) == t;
+        }
+        if (!found) return TIGRIS_ERR_BAD_SECTION;
+    }
+    /* What the stage's ops read from outside the stage is loaded only when
+     * it is a listed stage input: every tensor an op reads that no earlier
+     * op of the stage wrote must be one (constant tensors aside). Chain
+     * members are judged by F6 instead (chains.c): they read their
+     * predecessors' bands. */
+    for (j = 0; j < st->ops_count && st->chain_len == 0; j++) {
+        const tigris_op_t *op = &p->ops[tigris__stage_op(p, st, j)];
+        for (i = 0; i < op->num_inputs; i++) {
+            uint16_t t = tigris__op_in(p, op, i);
+            int ok = 0;
+            uint32_t m, n;
+            if (t >= p->header->num_tensors || (p->tensors[t].flags & TIGRIS_TENSOR_CONSTANT)) continue;
+            for (k = 0; k < st->inputs_count && !ok; k++) ok = tigris__stage_in(p, st, k) == t;
+            for (m = 0; m < j && !ok; m++) {
+                const tigris_op_t *w = &p->ops[tigris__stage_op(p, st, m)];
+                for (n = 0; n < w->num_outputs && !ok; n++) ok = tigris__op_out(p, w, n) == t;
+            }
+            if (!ok) return TIGRIS_ERR_BAD_SECTION;
+        }
+    }
+    /* And the other way for model outputs: one an op of the stage writes is
+     * listed, or the executor would drop it with the stage's scratch. */
+    for (j = 0; j < st->ops_count; j++) {
+        const tigris_op_t *op = &p->ops[tigris__stage_op(p, st, j)];
+        for (i = 0; i < op->num_outputs; i++) {
+            uint16_t t = tigris__op_out(p, op, i);
+            int listed = 0;
+            if (t >= p->header->num_tensors || !(p->tensors[t].flags & TIGRIS_TENSOR_MODEL_OUTPUT)) continue;
+            for (k = 0; k < st->outputs_count && !listed; k++) listed = tigris__stage_out(p, st, k) == t;
+            if (!listed) return TIGRIS_ERR_BAD_SECTION;
+        }
+    }
+    return TIGRIS_OK;
+}
+
 tigris_error_t tigris__ld_stages(tigris__ld_t *ld) {
     const tigris_plan_t *p = ld->plan;
     uint32_t next_op = 0, s, k;
     tigris_error_t e;
+
+    /* A plan without stages loads nothing the executor can run (it answers
+     * "plan has no stages"): refused here, so a loaded plan always runs. */
+    if (ld->hdr->num_stages == 0) return TIGRIS_ERR_BAD_SECTION;
 
     for (s = 0; s < ld->hdr->num_stages; s++) {
         const tigris_stage_t *st = &p->stages[s];
@@ -87,6 +144,7 @@ tigris_error_t tigris__ld_stages(tigris__ld_t *ld) {
             if (ld->version <= 4 && s > 0xFFu) return TIGRIS_ERR_BAD_OPERATOR;
             if (op->stage != want) return TIGRIS_ERR_BAD_OPERATOR;
         }
+        if ((e = outputs_written(p, st)) != TIGRIS_OK) return e;
         if ((e = tigris__ld_tile_contract(ld, (uint16_t)s)) != TIGRIS_OK) return e;
         if ((e = chain_ops(ld, st)) != TIGRIS_OK) return e;
         if ((e = tigris__ld_tile_band(ld, (uint16_t)s)) != TIGRIS_OK) return e;

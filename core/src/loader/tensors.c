@@ -9,11 +9,14 @@
     (TIGRIS_TENSOR_CONSTANT | TIGRIS_TENSOR_MODEL_INPUT | TIGRIS_TENSOR_MODEL_OUTPUT | TIGRIS_TENSOR_LINEAR | \
      TIGRIS_TENSOR_STATE)
 
-/* Finite and > 0, read from the bits: the core has no float code outside
- * the float kernels (lx106 has no FPU). */
+/* Finite, > 0 and normal, read from the bits: the core has no float code
+ * outside the float kernels (lx106 has no FPU). A subnormal scale (below
+ * 2^-126) is no converter's, and the int8 kernels' fixed-point set-up
+ * refuses it at run time, so the loader does (issue 16). */
 int tigris__scale_ok(uint32_t bits);
 int tigris__scale_ok(uint32_t bits) {
-    return (bits >> 31) == 0 && (bits & 0x7FFFFFFFu) != 0 && ((bits >> 23) & 0xFFu) != 0xFFu;
+    uint32_t e = (bits >> 23) & 0xFFu;
+    return (bits >> 31) == 0 && e != 0 && e != 0xFFu;
 }
 
 static uint32_t qp_scale_bits(const tigris_quant_param_t *q) {

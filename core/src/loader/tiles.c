@@ -100,7 +100,10 @@ tigris_error_t tigris__ld_tile_contract(const tigris__ld_t *ld, uint16_t s) {
     }
     if (sh.leading) return exact_band_record(&rec, axis, sh.leading_rows) ? TIGRIS_OK : TIGRIS_ERR_BAD_OPERATOR;
     if (sh.indep_height) return TIGRIS_OK;
-    if (axis == TIGRIS_TILE_AXIS_HW) return TIGRIS_OK;
+    /* The HW path tiles by the record's rectangle: both extents must be
+     * stated (the executor refuses a zero one, docs/runtime-semantics.md R2.7.2). */
+    if (axis == TIGRIS_TILE_AXIS_HW)
+        return rec.tile_height > 0 && rec.tile_width > 0 ? TIGRIS_OK : TIGRIS_ERR_BAD_OPERATOR;
     if (st->inputs_count == 0 || st->outputs_count == 0) return TIGRIS_ERR_BAD_SECTION;
     if (sh.row_tiled) {
         for (k = 0; k < st->ops_count; k++)

@@ -4,6 +4,7 @@
  * compressed plan reads lies in its own stage's block.
  */
 #include "loader_internal.h"
+#include "../lz4.h"
 
 tigris_error_t tigris__ld_weight_entries(tigris__ld_t *ld) {
     tigris_plan_t *p = ld->plan;
@@ -16,6 +17,9 @@ tigris_error_t tigris__ld_weight_entries(tigris__ld_t *ld) {
         const tigris_weight_entry_t *w = &p->weight_entries[i];
         if (!tigris__ld_string_ok(ld, w->name_str)) return TIGRIS_ERR_BAD_SECTION;
         if (!tigris__fits(w->offset, w->size_bytes, ld->blob_len)) return TIGRIS_ERR_BAD_SECTION;
+        /* Kernels read float32 and int32 weights in place as aligned words
+         * (P8.2); every writer aligns each weight to 16 bytes. */
+        if (w->offset & 3u) return TIGRIS_ERR_BAD_SECTION;
     }
     return TIGRIS_OK;
 }
@@ -37,6 +41,11 @@ tigris_error_t tigris__ld_weight_blocks(tigris__ld_t *ld) {
         if (!tigris__fits(b->blob_offset, b->compressed_size, ld->blocks_data_len)) return TIGRIS_ERR_BAD_SECTION;
         if (p->weight_compression == TIGRIS_COMPRESSION_NONE && b->compressed_size != b->uncompressed_size)
             return TIGRIS_ERR_BAD_SECTION;
+        /* A block that would not decode to its stated size is refused here,
+         * not found at run time (one pass over the compressed bytes). */
+        if (p->weight_compression == TIGRIS_COMPRESSION_LZ4 &&
+            tigris__lz4_check(p->weight_blocks_data + b->blob_offset, b->compressed_size, b->uncompressed_size) != 0)
+            return TIGRIS_ERR_BAD_SECTION;
     }
     return TIGRIS_OK;
 }
@@ -52,7 +61,8 @@ static int in_block(const tigris_plan_t *p, const tigris_weight_block_t *b, uint
     const tigris_weight_entry_t *e;
     if (!b || w < b->first_weight_idx || w - b->first_weight_idx >= b->num_weights) return 0;
     e = &p->weight_entries[w];
-    return tigris__fits(e->offset, e->size_bytes, b->uncompressed_size);
+    /* Decoded blocks are placed aligned; kernels read words in place. */
+    return (e->offset & 3u) == 0 && tigris__fits(e->offset, e->size_bytes, b->uncompressed_size);
 }
 
 tigris_error_t tigris__ld_block_coverage(tigris__ld_t *ld) {

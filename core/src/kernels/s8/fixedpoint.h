@@ -49,7 +49,9 @@ static inline int32_t fx_rdbpot(int32_t x, int32_t e) {
 /* TFLite's MultiplyByQuantizedMultiplier (double rounding). */
 static inline int32_t fx_mbqm(int32_t x, int32_t m, int32_t shift) {
     int32_t l = shift > 0 ? shift : 0;
-    int32_t r = shift > 0 ? 0 : -shift;
+    /* Shifts come from the plan's quant records; fx_rdbpot saturates at 31
+     * anyway, so saturate before negating (INT32_MIN has no negation). */
+    int32_t r = shift > 0 ? 0 : shift < -31 ? 31 : -shift;
     if (l > 31) l = 31;
     return fx_rdbpot(fx_srdhm((int32_t)((uint32_t)x << l), m), r);
 }

@@ -53,10 +53,10 @@ int tk_any_concat(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_
     (void)op_index;
     tk_view_t ov;
     int32_t oi = tk_out_idx(plan, op, 0);
-    if (tk_view(plan, oi, &ov) || ov.rank < 2) return -1;
+    if (tk_view(plan, oi, &ov) || ov.rank < 1) return -1;
     int32_t axis = op->spatial.kernel_h;
-    if (ov.rank == 4 && axis == 0) axis = 3;
-    if (axis <= 0 || axis >= ov.rank) return -1;
+    if (ov.rank == 4 && axis == 0) axis = 3; /* the old meaning of 0 at rank 4 */
+    if (axis < 0 || axis >= ov.rank) return -1;
     if (mem->tile.active && axis != ov.rank - 1) return -1;
     uint32_t es = ov.esize;
     uint32_t inner = 1;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tigris_import/support.hpp"
+#include "tigris_planfile/plan_builder.hpp"
 #include "tigris_tflite/model.hpp"
 
 namespace tigris::import {
@@ -50,7 +51,22 @@ public:
     Refusal refusal;
 };
 
-// Lowers subgraph 0 of m. Throws ImportError.
+// Lowers subgraph 0 of m and schedules it with the first scheduler
+// (schedule.hpp). Throws ImportError.
 Result import_model(const tflite::Model &m, const Options &opt);
+
+// The lowering alone, shared by `tigris import` and `tigris compile` so that
+// the two never lower a model differently: every tensor, operator, weight
+// and attribute, model inputs and outputs, compression and XIP set; no
+// stages yet. The report's stage fields are left for the scheduler.
+struct Lowered {
+    planfile::PlanBuilder builder;
+    Report report;
+};
+Lowered lower_model(const tflite::Model &m, const Options &opt);
+
+// Serialises b and loads the bytes with the runtime's loader; a plan the
+// loader refuses is an ImportError (invalid-model), never returned.
+std::vector<uint8_t> build_checked(planfile::PlanBuilder &b);
 
 }  // namespace tigris::import

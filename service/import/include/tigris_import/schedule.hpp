@@ -23,4 +23,10 @@ uint32_t working_set(const tigris::planfile::PlanBuilder &b, const std::vector<u
 // the stage; outputs are those written and read later or model outputs.
 std::vector<StageReport> schedule_stages(tigris::planfile::PlanBuilder &b, uint32_t budget);
 
+// Replaces b.stages with one stage per group (groups in operator order,
+// together every operator once), with the stage inputs and outputs described
+// above; peaks, tile records and chains are left at their defaults. Shared by
+// both schedulers so a stage's interface is derived one way.
+void set_stages(tigris::planfile::PlanBuilder &b, const std::vector<std::vector<uint16_t>> &groups);
+
 }  // namespace tigris::import

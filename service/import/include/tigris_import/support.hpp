@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tigris_tflite/model.hpp"
 
@@ -49,5 +50,21 @@ std::optional<uint8_t> lowered_opcode(const tflite::Model &m, size_t op_index);
 
 // First reason the model cannot be imported, or nullopt when it can.
 std::optional<Refusal> check_importable(const tflite::Model &m);
+
+// The plan opcode a TFLite builtin code maps to one for one (its operators
+// may still be refused for their options or dtypes), or nullopt.
+std::optional<uint8_t> direct_opcode(int32_t builtin);
+
+// How import treats one TFLite builtin (builtin_table.cpp).
+struct BuiltinSupport {
+    int32_t code = 0;
+    std::string name;
+    uint8_t opcode = 0;          // the plan operator it lowers to (0: none, or see note)
+    bool refused = false;        // never lowered
+    uint8_t runtime_opcode = 0;  // refused ones: the runtime operator that exists, 0 when none
+    std::string note;            // conditions, or the reason for a refusal
+};
+// Every builtin of TFLite's schema, in code order.
+std::vector<BuiltinSupport> builtin_support();
 
 }  // namespace tigris::import

@@ -121,33 +121,66 @@ void apply_ticks(const Board &b, const std::vector<uint16_t> &log, const std::ve
                  std::optional<uint64_t> run_ticks, JobResult &r);
 bool apply_counts(const std::string &counts_file_text, const std::vector<uint16_t> &log, JobResult &r);
 
+// What runs jobs: the local pool (Fleet) or a Slurm cluster (SlurmFleet).
+// Both never block in submit(), report events from their own threads and
+// finish every job exactly once (Busy, Cancelled, Timeout, ... included).
+class Executor {
+public:
+    // Started: the job's QEMU (local) or its Slurm job (cluster) runs;
+    // State: a scheduler state change ("PENDING (job 12)", "NODE_FAIL on n2;
+    // resubmitted as job 13"); Finished: the result is about to be delivered.
+    enum class Event { Started, State, Finished };
+    using EventFn = std::function<void(Event, const std::string &detail)>;
+    struct Job {
+        JobSpec spec;
+        EventFn on_event;
+        std::atomic<bool> cancel{false};
+        std::mutex m;
+        std::condition_variable cv;
+        bool done = false;
+        JobResult result;
+        // The event comes first: once `done` is set a waiter may return and
+        // its callback's captures (a gRPC stream, say) may be gone.
+        void finish(JobResult r);
+        void event(Event e, const std::string &detail = {}) {
+            if (on_event) on_event(e, detail);
+        }
+    };
+    using Ticket = std::shared_ptr<Job>;
+
+    virtual ~Executor() = default;
+    virtual Ticket submit(JobSpec spec, EventFn on_event = {}) = 0;
+    virtual void cancel(const Ticket &t) = 0;
+    virtual const Paths &paths() const = 0;
+    virtual const char *kind() const = 0;  // "local", "slurm"
+    static bool wait_for(const Ticket &t, std::chrono::milliseconds d);
+    static JobResult wait(const Ticket &t);
+    static bool is_done(const Ticket &t);
+};
+
 // A bounded pool of QEMU processes with a bounded queue.
-class Fleet {
+class Fleet : public Executor {
 public:
     struct Limits {
         unsigned workers = 0;  // parallel QEMU processes; 0: one per core
         size_t max_queued = 256;  // jobs waiting beyond this are refused (Busy)
         std::chrono::milliseconds timeout{60000};  // per job, unless the job sets one
     };
-    struct Job;
-    using Ticket = std::shared_ptr<Job>;
-    enum class Event { Started, Finished };
 
     Fleet(Limits limits, Paths paths);
-    ~Fleet();  // cancels everything, kills and reaps running QEMUs, joins
+    ~Fleet() override;  // cancels everything, kills and reaps running QEMUs, joins
     Fleet(const Fleet &) = delete;
     Fleet &operator=(const Fleet &) = delete;
 
     // Never blocks. `on_event` runs on a worker thread.
-    Ticket submit(JobSpec spec, std::function<void(Event)> on_event = {});
-    void cancel(const Ticket &t);
-    bool wait_for(const Ticket &t, std::chrono::milliseconds d);
-    JobResult wait(const Ticket &t);
+    Ticket submit(JobSpec spec, EventFn on_event = {}) override;
+    void cancel(const Ticket &t) override;
+    const char *kind() const override { return "local"; }
 
     unsigned workers() const { return static_cast<unsigned>(threads_.size()); }
     size_t queued() const;
     size_t running() const;
-    const Paths &paths() const { return paths_; }
+    const Paths &paths() const override { return paths_; }
     const Limits &limits() const { return limits_; }
 
 private:
@@ -162,5 +195,74 @@ private:
     bool stopping_ = false;
     std::vector<std::thread> threads_;
 };
+
+// ---- Slurm (docs/cluster.md) ----
+
+// A staged job: the directory a node's `tigris emu-job DIR` reads
+// (job.json, plan.tgrs, input.bin) and writes result-<attempt>.json into.
+bool stage_job(const JobSpec &spec, const Paths &paths, std::chrono::milliseconds timeout, const std::string &dir,
+               std::string &error);
+bool load_staged_job(const std::string &dir, JobSpec &spec, Paths &paths, std::chrono::milliseconds &timeout,
+                     std::string &error);
+std::string result_to_json(const JobResult &r);
+bool result_from_json(const std::string &text, JobResult &r, std::string &error);
+
+// One Slurm job (sbatch) per emulated-device job, running `RUNNER emu-job
+// DIR --attempt N` on a node; states from squeue (scontrol show job once a
+// job has left squeue's view); scancel on cancel; a job lost to NODE_FAIL is
+// resubmitted once, then reported as such.
+class SlurmFleet : public Executor {
+public:
+    struct Config {
+        std::string staging_dir;  // shared by every node (absolute)
+        std::string runner;       // the tigris binary the nodes run; empty: this one
+        std::string partition, account;
+        unsigned time_limit_min = 0;  // Slurm's --time; 0: our timeout rounded up, plus one minute
+        std::chrono::milliseconds poll{250};
+        std::chrono::milliseconds timeout{60000};  // per job (ours; the runner enforces it)
+        size_t max_jobs = 4096;  // jobs in flight beyond this are refused (Busy)
+        unsigned max_attempts = 2;  // a NODE_FAIL job is resubmitted until this many attempts
+        // Emulated-device jobs run one after the other in one Slurm job
+        // (those submitted within one poll); a resubmitted one goes alone.
+        unsigned jobs_per_slurm_job = 1;
+    };
+    // Refuses (error set, returns null) when sbatch is missing or the
+    // staging directory cannot be used.
+    static std::unique_ptr<SlurmFleet> create(Config config, Paths paths, std::string &error);
+    ~SlurmFleet() override;  // scancels everything still in Slurm, joins
+    Ticket submit(JobSpec spec, EventFn on_event = {}) override;
+    void cancel(const Ticket &t) override;
+    const Paths &paths() const override { return paths_; }
+    const char *kind() const override { return "slurm"; }
+    const Config &config() const { return config_; }
+    // Slurm job ids submitted so far (every attempt), for tests and the bench.
+    std::vector<std::string> job_ids() const;
+    size_t in_flight() const;
+
+private:
+    struct Tracked;
+    SlurmFleet(Config config, Paths paths);
+    void watch();
+    bool sbatch(const std::vector<Tracked *> &group, std::string &error);
+    Config config_;
+    Paths paths_;
+    std::string sbatch_, squeue_, scontrol_, scancel_;
+    mutable std::mutex m_;
+    std::condition_variable cv_;
+    std::vector<std::shared_ptr<Tracked>> jobs_;
+    std::vector<std::string> all_ids_;
+    uint64_t seq_ = 0;
+    bool stopping_ = false;
+    std::thread watcher_;
+};
+
+// Which executor `tigris validate` and `tigris serve` use.
+struct FleetConfig {
+    std::string kind = "local";  // "local" | "slurm"
+    Fleet::Limits limits;
+    Paths paths = Paths::defaults();
+    SlurmFleet::Config slurm;
+};
+std::unique_ptr<Executor> make_executor(const FleetConfig &c, std::string &error);
 
 }  // namespace tigris::host::emu

@@ -19,6 +19,11 @@ namespace tigris::host {
 
 enum class Backend { Auto, F32, S8 };
 
+// The slow arena a run gets unless told otherwise: room for every tensor
+// twice plus alignment (docs/runtime-semantics.md R1.12). The plan states no
+// slow figure; `tigris codegen` declares this one too.
+uint32_t default_slow_bytes(const tigris_plan_t &plan);
+
 struct RunOptions {
     Backend backend = Backend::Auto;
     std::optional<uint32_t> fast_bytes;  // default: tigris_fast_arena_required

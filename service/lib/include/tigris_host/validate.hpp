@@ -20,6 +20,16 @@ struct ValidateOptions {
     // Polled while waiting; true cancels every run (their QEMUs are killed).
     std::function<bool()> should_stop;
     std::chrono::milliseconds timeout{0};  // per run; 0: the fleet's default
+    // The backends to run on each board (default both; "all"). With one,
+    // parity means that backend's bytes equal the host's.
+    std::vector<emu::Backend> backends{emu::Backend::Ref, emu::Backend::Accel};
+    // Matrix calls: progress and results per plan (index into the plans),
+    // results as they arrive (from the calling thread).
+    std::function<void(size_t plan, const std::string &target, const std::string &stage)> plan_progress;
+    std::function<void(size_t plan, const struct TargetResult &result)> on_result;
+    // A plan the host refuses stops the whole matrix before any job runs
+    // (the RPC); otherwise only that plan's results carry the refusal (the CLI).
+    bool all_or_nothing = false;
 };
 
 // Instructions per op type (conv, depthwise, fully connected, ...), summed
@@ -60,8 +70,31 @@ std::optional<std::vector<std::string>> resolve_targets(const std::vector<std::s
 // bool 0/1). Empty with `error` set when the host refuses the plan.
 std::optional<std::vector<uint8_t>> pattern_input(const std::vector<uint8_t> &plan, std::string &error);
 
-ValidateReport validate_plan(emu::Fleet &fleet, const std::vector<uint8_t> &plan, const std::vector<uint8_t> &input,
+ValidateReport validate_plan(emu::Executor &fleet, const std::vector<uint8_t> &plan, const std::vector<uint8_t> &input,
                              const ValidateOptions &opt);
+
+// One plan of a matrix call: a name for people (its path) and its bytes.
+struct MatrixPlan {
+    std::string name;
+    std::vector<uint8_t> plan, input;
+};
+
+struct MatrixReport {
+    std::vector<std::string> names;      // of the plans, in the order given
+    std::vector<ValidateReport> plans;   // one per plan
+    bool cancelled = false;
+    size_t jobs = 0;                     // emulated-device jobs submitted
+    double wall_ms = 0;
+};
+
+// Every plan on every target with every backend, all jobs submitted before
+// any result is awaited, so they spread over the whole fleet.
+MatrixReport validate_matrix(emu::Executor &fleet, const std::vector<MatrixPlan> &plans, const ValidateOptions &opt);
+std::string backend_names(const std::vector<emu::Backend> &b);  // "ref,accel"
+// {"plans": [{"plan", "results": [...]}], "summary": {...}}
+std::string matrix_to_json(const MatrixReport &r, int indent = 2);
+// Per job line, then a summary table: plan, target, parity, instructions, first mismatch.
+std::string matrix_to_text(const MatrixReport &r);
 
 // {"results": [{"target", "parity", "ref_instructions", "accel_instructions",
 // "fast_peak", "first_mismatch", "error", ...}, ...]}

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "tigris_host/emu.hpp"
+
 namespace grpc {
 class Server;
 }
@@ -16,6 +18,15 @@ class Server;
 namespace tigris::server {
 
 // Every limit a request can hit; each excess answers RESOURCE_EXHAUSTED.
+// The executor of Validate and ValidateMatrix jobs, for the whole process:
+// a local pool unless configured (`tigris serve --fleet slurm`, docs/cluster.md).
+// configure_fleet goes before start_grpc; false (error set) when the
+// executor cannot be made. release_fleet cancels what is left (a Slurm
+// fleet scancels its jobs), after the server has shut down.
+bool configure_fleet(const host::emu::FleetConfig &config, std::string &error);
+void release_fleet();
+const char *fleet_kind();
+
 struct Limits {
     int max_message_bytes = 64 << 20;            // request and response messages
     uint64_t max_arena_bytes = 512ull << 20;      // fast + slow of one run

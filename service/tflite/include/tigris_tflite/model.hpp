@@ -32,6 +32,13 @@ enum BuiltinOp : int32_t {
     kRelu = 19, kRelu6 = 21, kReshape = 22, kSoftmax = 25, kSvdf = 27, kTanh = 28, kPad = 34,
     kMean = 40, kSub = 41, kMaximum = 55, kMinimum = 57, kPadV2 = 60, kSlice = 65,
     kLeakyRelu = 98, kAbs = 101, kQuantize = 114, kHardSwish = 117, kCustom = 32,
+    kFloor = 8, kL2Normalization = 11, kDiv = 42, kSqueeze = 43, kExp = 47, kLogSoftmax = 50,
+    kNeg = 59, kSin = 66, kExpandDims = 70, kLog = 73, kSum = 74, kSqrt = 75, kRsqrt = 76,
+    kReduceMax = 82, kReduceMin = 89, kFloorDiv = 90, kSquare = 92, kFloorMod = 95,
+    kSquaredDifference = 99, kCeil = 104, kCos = 108, kElu = 111, kRound = 116,
+    kDepthToSpace = 5, kResizeBilinear = 23, kSpaceToDepth = 26, kGather = 36, kTranspose = 39,
+    kStridedSlice = 45, kSplit = 49, kPrelu = 54, kSelect = 64, kTransposeConv = 67, kPack = 83,
+    kUnpack = 88, kResizeNearestNeighbor = 97, kSplitV = 102, kSelectV2 = 123, kReduceProd = 81,
 };
 
 struct OperatorCode {
@@ -167,8 +174,16 @@ struct Model {
 // point into `file`, which must outlive the model.
 Model read_model(std::span<const uint8_t> file);
 
-// "CONV_2D", "FULLY_CONNECTED", ...; "BUILTIN_<n>" for codes we do not name.
+// "CONV_2D", "FULLY_CONNECTED", ...; "BUILTIN_<n>" for codes TFLite's schema
+// does not name (builtins.cpp).
 std::string builtin_name(int32_t code);
+
+// Every builtin code of TFLite's schema with its name, in code order.
+struct BuiltinInfo {
+    int32_t code;
+    const char *name;
+};
+const std::vector<BuiltinInfo> &builtins();
 const char *tensor_type_name(TensorType t);
 
 }  // namespace tigris::tflite
