@@ -75,26 +75,7 @@ typedef struct {
 /* Fill *v for tensor idx; 0 on success, -1 when the record is inconsistent
  * (rank above TK_MAX_RANK, a non-positive dim, a count that overflows, or a
  * byte size smaller than the elements need). */
-static inline int tk_view(const tigris_plan_t *plan, int32_t idx, tk_view_t *v) {
-    if (idx < 0) return -1;
-    const tigris_tensor_t *t = tk_tensor(plan, (uint16_t)idx);
-    if (!t || !plan->shape_pool || t->ndim > TK_MAX_RANK) return -1;
-    v->t = t;
-    v->rank = t->ndim;
-    v->esize = tigris_dtype_size(t->dtype);
-    if (v->esize == 0) return -1;
-    const int32_t *s = tigris_tensor_shape(plan, t);
-    uint64_t n = 1;
-    for (int32_t i = 0; i < v->rank; i++) {
-        if (s[i] <= 0) return -1;
-        v->dim[i] = s[i];
-        n *= (uint64_t)s[i];
-        if (n > 0x7FFFFFFFu) return -1;
-    }
-    if (n * v->esize > t->size_bytes) return -1;
-    v->numel = (uint32_t)n;
-    return 0;
-}
+int tk_view(const tigris_plan_t *plan, int32_t idx, tk_view_t *v);
 
 /* ---- Quantisation of a tensor (int8) ---- */
 
@@ -167,100 +148,22 @@ typedef struct {
  * [nb, oc, ...], a rank 1 output one row of oc; the input holds nb rows of
  * ic; a row band (mem's tile, when mem is given) computes its first out_h
  * rows. 0 on success, -1 on a shape FullyConnected cannot take. */
-static inline int tk_fc_geom(const tk_view_t *iv, const tk_view_t *ov, const tigris_mem_t *mem, int32_t *nb,
-                             int32_t *ic, int32_t *oc) {
-    if (ov->rank >= 2) {
-        *nb = ov->dim[0];
-        *oc = ov->dim[1];
-    } else if (ov->rank == 1) {
-        *nb = 1;
-        *oc = ov->dim[0];
-    } else {
-        return -1;
-    }
-    if (iv->numel % (uint32_t)*nb) return -1;
-    *ic = (int32_t)(iv->numel / (uint32_t)*nb);
-    if (mem && mem->tile.active && mem->tile.row_tiled) {
-        if (mem->tile.out_h <= 0 || mem->tile.out_h > *nb) return -1;
-        *nb = mem->tile.out_h;
-    }
-    return 0;
-}
+int tk_fc_geom(const tk_view_t *iv, const tk_view_t *ov, const tigris_mem_t *mem, int32_t *nb,
+               int32_t *ic, int32_t *oc);
 
 /* Geometry of a windowed op between rank-4 tensors in_v and out_v. With no
  * active tile the plan's shapes and pads describe the whole tensors; under a
  * tile the band extents, effective pads and roll offsets come from mem->tile
  * (widths and left pad too when the tile is 2-D). */
-static inline int tk_geom(const tigris_op_t *op, const tigris_mem_t *mem, const tk_view_t *in_v,
-                          const tk_view_t *out_v, tk_geom_t *g) {
-    if (in_v->rank != 4 || out_v->rank != 4 || in_v->dim[0] != out_v->dim[0]) return -1;
-    const tigris_spatial_t *sp = &op->spatial;
-    g->n = in_v->dim[0];
-    g->ih = in_v->dim[1];
-    g->iw = in_v->dim[2];
-    g->ic = in_v->dim[3];
-    g->oh = out_v->dim[1];
-    g->ow = out_v->dim[2];
-    g->oc = out_v->dim[3];
-    g->kh = sp->kernel_h;
-    g->kw = sp->kernel_w;
-    g->sh = sp->stride_h ? sp->stride_h : 1;
-    g->sw = sp->stride_w ? sp->stride_w : 1;
-    g->dh = sp->dilation_h ? sp->dilation_h : 1;
-    g->dw = sp->dilation_w ? sp->dilation_w : 1;
-    g->pt = sp->pad_top;
-    g->pl = sp->pad_left;
-    g->out_row0 = 0;
-    g->in_row_shift = 0;
-    if (g->kh <= 0 || g->kw <= 0) return -1;
-    const tigris_tile_ctx_t *tc = &mem->tile;
-    if (tc->active) {
-        if (tc->in_h <= 0 || tc->out_h < 0 || tc->pad_top < 0 || tc->out_row_start < 0 || tc->in_row_start < 0)
-            return -1;
-        if (tc->in_h > g->ih || tc->out_h + tc->out_row_start > g->oh) return -1;
-        g->ih = tc->in_h;
-        g->oh = tc->out_h;
-        g->pt = tc->pad_top;
-        g->out_row0 = tc->out_row_start;
-        g->in_row_shift = tc->in_row_start;
-        if (tc->width_tiled) {
-            if (tc->in_w <= 0 || tc->out_w < 0 || tc->pad_left < 0 || tc->in_w > g->iw || tc->out_w > g->ow)
-                return -1;
-            g->iw = tc->in_w;
-            g->ow = tc->out_w;
-            g->pl = tc->pad_left;
-        }
-    }
-    g->in_rows = g->ih;
-    g->out_rows = g->oh + g->out_row0;
-    /* Buffer extents must fit 31 bits so index arithmetic never overflows. */
-    uint64_t ib = (uint64_t)g->n * (uint64_t)g->in_rows * (uint64_t)g->iw * (uint64_t)g->ic;
-    uint64_t ob = (uint64_t)g->n * (uint64_t)g->out_rows * (uint64_t)g->ow * (uint64_t)g->oc;
-    if (ib > 0x7FFFFFFFu || ob > 0x7FFFFFFFu) return -1;
-    return 0;
-}
+int tk_geom(const tigris_op_t *op, const tigris_mem_t *mem, const tk_view_t *in_v,
+            const tk_view_t *out_v, tk_geom_t *g);
 
 /* Rows a resize computes: the whole height, or under a height band the
  * band's input/output rows and their global origins (resize maps output rows
  * through their global index). Width tiles, row modes and roll offsets are
  * refused. */
-static inline int tk_resize_band(const tigris_mem_t *mem, int32_t ih, int32_t oh, int32_t *band_in,
-                                 int32_t *band_out, int32_t *in0, int32_t *out0) {
-    const tigris_tile_ctx_t *tc = &mem->tile;
-    *band_in = ih;
-    *band_out = oh;
-    *in0 = *out0 = 0;
-    if (!tc->active) return 0;
-    if (tc->width_tiled || tc->row_tiled || tc->in_row_start || tc->out_row_start) return -1;
-    if (tc->in_h <= 0 || tc->out_h < 0 || tc->in_row_origin < 0 || tc->out_row_origin < 0) return -1;
-    if (tc->in_h > ih || tc->out_h > oh || tc->out_row_origin > oh - tc->out_h || tc->in_row_origin > ih - tc->in_h)
-        return -1;
-    *band_in = tc->in_h;
-    *band_out = tc->out_h;
-    *in0 = tc->in_row_origin;
-    *out0 = tc->out_row_origin;
-    return 0;
-}
+int tk_resize_band(const tigris_mem_t *mem, int32_t ih, int32_t oh, int32_t *band_in,
+                   int32_t *band_out, int32_t *in0, int32_t *out0);
 
 /* Valid taps [*lo, *hi) of a window starting at base with `taps` taps of
  * dilation d over extent e (out-of-range taps are padding). */
@@ -285,60 +188,13 @@ static inline void tk_taps(int32_t base, int32_t taps, int32_t d, int32_t e, int
 
 /* Row layout of tensor v under the band in mem->tile: elements per band row,
  * independent blocks before the band axis, and the axis' full extent. */
-static inline int tk_band_rows(const tigris_mem_t *mem, const tk_view_t *v, uint64_t *row, uint64_t *outer,
-                               uint64_t *rows_total) {
-    const tigris_tile_ctx_t *tc = &mem->tile;
-    if (tc->row_tiled == TIGRIS_ROW_MODE_ROWS || tc->row_tiled == TIGRIS_ROW_MODE_LEADING) {
-        int32_t ax = -1;
-        if (tc->row_tiled == TIGRIS_ROW_MODE_ROWS) {
-            ax = v->rank >= 2 ? v->rank - 2 : 0;
-        } else {
-            for (int32_t i = 0; i + 1 < v->rank; i++)
-                if (v->dim[i] != 1) { ax = i; break; }
-        }
-        if (ax < 0 || v->rank < 1) return -1;
-        /* 32-bit divisions: numel < 2^31, and lx106 has no 64-bit divide. */
-        uint32_t o32 = 1;
-        for (int32_t i = 0; i < ax; i++) o32 *= (uint32_t)v->dim[i];
-        *rows_total = (uint64_t)v->dim[ax];
-        *row = v->numel / (uint32_t)v->dim[ax] / o32;
-        *outer = o32;
-        return 0;
-    }
-    if (v->rank == 4) {
-        int32_t w = tc->out_w > 0 ? tc->out_w : v->dim[2];
-        *row = (uint64_t)w * (uint64_t)v->dim[3];
-    } else if (v->rank == 3) {
-        *row = (uint64_t)v->dim[2];
-    } else {
-        return -1;
-    }
-    *outer = (uint64_t)v->dim[0];
-    *rows_total = (uint64_t)v->dim[1];
-    return 0;
-}
+int tk_band_rows(const tigris_mem_t *mem, const tk_view_t *v, uint64_t *row, uint64_t *outer,
+                 uint64_t *rows_total);
 
 /* Elements a pointwise op processes for tensor v, and the element offset of
  * the first one in its buffer (roll offset), given the band in mem->tile. */
-static inline int tk_band_span(const tigris_mem_t *mem, const tk_view_t *v, int is_output, uint32_t *count,
-                               uint32_t *offset) {
-    const tigris_tile_ctx_t *tc = &mem->tile;
-    *offset = 0;
-    if (!tc->active) {
-        *count = v->numel;
-        return 0;
-    }
-    if (tc->out_h < 0 || tc->out_row_start < 0 || tc->in_row_start < 0) return -1;
-    uint64_t row = 0, rows_total = 0, outer = 1;
-    if (tk_band_rows(mem, v, &row, &outer, &rows_total)) return -1;
-    int32_t start = is_output ? tc->out_row_start : tc->in_row_start;
-    if ((uint64_t)tc->out_h + (uint64_t)start > rows_total) return -1;
-    /* A roll offset only happens with one batch: offsets index that batch. */
-    if (start && outer != 1) return -1;
-    *count = (uint32_t)(outer * (uint64_t)tc->out_h * row);
-    *offset = (uint32_t)((uint64_t)start * row);
-    return 0;
-}
+int tk_band_span(const tigris_mem_t *mem, const tk_view_t *v, int is_output, uint32_t *count,
+                 uint32_t *offset);
 
 /* ---- Binary operands with broadcasting ---- */
 
@@ -363,141 +219,19 @@ typedef struct {
 
 /* Shape of an operand aligned right to the output (rank orank) from dims
  * d of rank r; -1 unless every axis is 1 or the output's extent. */
-static inline int tk_operand_layout(const tk_view_t *out, const int32_t *d, int32_t r, tk_operand_t *o) {
-    int32_t ar[TK_MAX_RANK];
-    if (r > out->rank) return -1;
-    for (int32_t k = 0; k < out->rank; k++) ar[k] = 1;
-    for (int32_t k = 0; k < r; k++) ar[out->rank - r + k] = d[k];
-    int dense = 1;
-    for (int32_t k = 0; k < out->rank; k++) {
-        if (ar[k] != 1 && ar[k] != out->dim[k]) return -1;
-        if (ar[k] != out->dim[k]) dense = 0;
-    }
-    uint32_t s = 1;
-    for (int32_t k = out->rank - 1; k >= 0; k--) {
-        o->stride[k] = ar[k] == 1 ? 0 : s;
-        s *= (uint32_t)ar[k];
-    }
-    if (dense) {
-        o->kind = TK_OPND_DENSE;
-        o->period = s;
-        return 0;
-    }
-    /* Periodic when a suffix matches the output and everything before it is 1. */
-    int32_t k = out->rank;
-    while (k > 0 && ar[k - 1] == out->dim[k - 1]) k--;
-    int periodic = 1;
-    for (int32_t j = 0; j < k; j++)
-        if (ar[j] != 1) periodic = 0;
-    o->kind = periodic ? TK_OPND_PERIODIC : TK_OPND_GENERAL;
-    o->period = s;
-    return 0;
-}
+int tk_operand_layout(const tk_view_t *out, const int32_t *d, int32_t r, tk_operand_t *o);
 
 /* A periodic operand is indexed with the band-local element index, which has
  * the residue of the global one only when its period divides one band row
  * (rows start every band, in every batch). 0 when n operands are fine. */
-static inline int tk_operands_band_ok(const tigris_mem_t *mem, const tk_view_t *out, const tk_operand_t *o,
-                                      uint32_t n) {
-    if (!mem->tile.active) return 0;
-    uint64_t row = 0, outer = 1, total = 0;
-    if (tk_band_rows(mem, out, &row, &outer, &total)) return -1;
-    for (uint32_t k = 0; k < n; k++)
-        if (o[k].kind == TK_OPND_PERIODIC && (o[k].period == 0 || (uint32_t)row % o[k].period != 0)) return -1;
-    return 0;
-}
+int tk_operands_band_ok(const tigris_mem_t *mem, const tk_view_t *out, const tk_operand_t *o,
+                        uint32_t n);
 
 /* Resolve the two operands of a binary op (runtime tensors, or one constant
  * from weight_idx as CONSTANT_OPERAND or the float short forms), their
  * broadcast layout, and the band of the output to compute. */
-static inline int tk_binary_setup(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
-                                  tigris_mem_t *mem, uint8_t dtype, tk_binary_t *b) {
-    int32_t oi = tk_out_idx(plan, op, 0);
-    if (tk_view(plan, oi, &b->out) || b->out.t->dtype != dtype || b->out.rank < 1) return -1;
-    b->y = (uint8_t *)tk_buf(mem, oi);
-    if (!b->y) return -1;
-    uint32_t oc, ooff;
-    if (tk_band_span(mem, &b->out, 1, &oc, &ooff)) return -1;
-    b->count = oc;
-    b->y += (size_t)ooff * b->out.esize;
-    uint32_t es = b->out.esize;
-    int32_t const_pos = -1;
-    uint8_t alen = 0;
-    const uint8_t *attr = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_CONSTANT_OPERAND, &alen);
-    if (op->num_inputs == 1) {
-        if (attr) {
-            if (alen < 4 || attr[0] > 1) return -1;
-            const_pos = attr[0];
-        } else {
-            if (dtype != TIGRIS_DTYPE_FLOAT32) return -1;
-            const_pos = 1;
-        }
-    } else if (op->num_inputs != 2 || attr) {
-        return -1;
-    }
-    int32_t next_rt = 0;
-    for (int32_t k = 0; k < 2; k++) {
-        tk_operand_t *o = &b->a[k];
-        o->quant = NULL;
-        if (k == const_pos) {
-            if (op->weight_idx == TIGRIS_NONE16 || !plan->weight_entries ||
-                op->weight_idx >= plan->header->num_weights)
-                return -1;
-            uint32_t sz = plan->weight_entries[op->weight_idx].size_bytes;
-            int32_t d[TK_MAX_RANK];
-            int32_t r;
-            if (attr && alen >= 4u + 4u * (uint32_t)b->out.rank) {
-                r = b->out.rank;
-                uint64_t n = 1;
-                for (int32_t j = 0; j < r; j++) {
-                    d[j] = tk_ld_i32(attr + 4, (uint32_t)j);
-                    if (d[j] <= 0) return -1;
-                    n *= (uint64_t)d[j];
-                    if (n > 0x7FFFFFFFu) return -1;
-                }
-                if (n * es != sz) return -1;
-            } else if (sz == es) {
-                r = 1;
-                d[0] = 1;
-            } else if (sz == es * (uint32_t)b->out.dim[b->out.rank - 1]) {
-                r = 1;
-                d[0] = b->out.dim[b->out.rank - 1];
-            } else if (sz == es * b->out.numel) {
-                r = b->out.rank;
-                for (int32_t j = 0; j < r; j++) d[j] = b->out.dim[j];
-            } else {
-                return -1;
-            }
-            o->p = (const uint8_t *)tk_weight(plan, op->weight_idx, sz);
-            if (!o->p || tk_operand_layout(&b->out, d, r, o)) return -1;
-            if (attr) {
-                uint16_t qi = (uint16_t)(attr[2] | (attr[3] << 8));
-                if (qi != TIGRIS_NONE16) {
-                    if (!plan->quant_params || qi >= plan->num_quant_params) return -1;
-                    o->quant = &plan->quant_params[qi];
-                }
-            }
-            /* Under a tile only periodic constants are read (whole), docs/runtime-semantics.md R4.4. */
-            if (mem->tile.active && o->kind != TK_OPND_PERIODIC) return -1;
-        } else {
-            tk_view_t v;
-            int32_t ii = tk_in_idx(plan, op, (uint32_t)next_rt++);
-            if (tk_view(plan, ii, &v) || v.t->dtype != dtype) return -1;
-            if (tk_operand_layout(&b->out, v.dim, v.rank, o)) return -1;
-            o->p = (const uint8_t *)tk_buf(mem, ii);
-            if (!o->p) return -1;
-            o->quant = tigris_tensor_quant(plan, v.t);
-            if (o->kind == TK_OPND_DENSE) {
-                uint32_t c, off;
-                if (tk_band_span(mem, &v, 0, &c, &off) || c != oc) return -1;
-                o->p += (size_t)off * es;
-            } else if (mem->tile.active && o->kind == TK_OPND_GENERAL) {
-                return -1;
-            }
-        }
-    }
-    return tk_operands_band_ok(mem, &b->out, b->a, 2);
-}
+int tk_binary_setup(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
+                    tigris_mem_t *mem, uint8_t dtype, tk_binary_t *b);
 
 /* Element index into operand o for output element i (band-local). */
 static inline uint32_t tk_operand_at(const tk_view_t *out, const tk_operand_t *o, uint32_t i) {

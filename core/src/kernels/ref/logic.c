@@ -6,15 +6,12 @@
  * math), and AddN (0.0, then the inputs added in order).
  *
  * The byte-level ops (LogicalAnd/Or/Not, SelectV2) and the operand
- * resolution live in s8/logic.c; a float-only build compiles them here.
+ * resolution live in any/logic.c, compiled in every configuration.
  */
 #include <math.h>
 
 #include "../kernel_common.h"
 
-#if !TIGRIS_ENABLE_S8
-#include "../s8/logic.c"
-#endif
 
 enum { CMP_EQ, CMP_LT, CMP_LE, CMP_GT, CMP_GE };
 

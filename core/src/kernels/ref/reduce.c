@@ -2,8 +2,7 @@
  * reduce.c - float32 reductions over one stored axis (AXES attribute):
  * Mean, Max, Min, Sum, CumSum (CUMSUM_OPTIONS) and ArgMax/ArgMin (int32
  * output). Layout and band resolution (tk_reduce_layout) and the byte-level
- * ReduceAll are shared with the int8 build and live in s8/reduce.c; a
- * float-only build compiles that shared part here.
+ * ReduceAll are shared with the int8 build and live in any/reduce.c.
  */
 #include "../kernel_common.h"
 
@@ -113,8 +112,3 @@ int tk_f32_arg_max(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
 int tk_f32_arg_min(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
     return f32_arg(plan, op, op_index, mem, 0);
 }
-
-#if !TIGRIS_ENABLE_S8
-#define TK_REDUCE_SHARED_ONLY 1
-#include "../s8/reduce.c"
-#endif

@@ -15,7 +15,7 @@
  * leaves untouched, and the kernel refuses a band whose parameters touch it.
  */
 #include "../kernel_common.h"
-#include "fixedpoint.h"
+#include "../s8/fixedpoint.h"
 
 /* ---- Helpers ---- */
 

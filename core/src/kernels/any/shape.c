@@ -5,7 +5,7 @@
  * float-only build takes the same code through ref/shape.c.
  */
 #include "../kernel_common.h"
-#include "fixedpoint.h"
+#include "../s8/fixedpoint.h"
 
 static int same_encoding(const tigris_plan_t *plan, const tigris_tensor_t *a, const tigris_tensor_t *b) {
     if (a->dtype != TIGRIS_DTYPE_INT8) return 1;
