@@ -290,3 +290,54 @@ tigris_error_t tigris_output_read(const tigris_plan_t *plan, const tigris_mem_t 
     }
     return TIGRIS_OK;
 }
+
+/* ---- All inputs / outputs at once ---- */
+
+static uint32_t boundary_sum(const tigris_plan_t *plan, const uint16_t *list, uint8_t n) {
+    uint64_t total = 0;
+    uint8_t i;
+    for (i = 0; i < n; i++) total += tigris_iface_bytes(plan, list[i]);
+    return total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+}
+
+uint32_t tigris_inputs_bytes(const tigris_plan_t *plan) {
+    if (!plan || !plan->header || !plan->model_inputs) return 0;
+    return boundary_sum(plan, plan->model_inputs, plan->header->num_model_inputs);
+}
+
+uint32_t tigris_outputs_bytes(const tigris_plan_t *plan) {
+    if (!plan || !plan->header || !plan->model_outputs) return 0;
+    return boundary_sum(plan, plan->model_outputs, plan->header->num_model_outputs);
+}
+
+tigris_error_t tigris_inputs_write(const tigris_plan_t *plan, tigris_mem_t *mem, const void *src, uint32_t src_bytes) {
+    const uint8_t *s = (const uint8_t *)src;
+    uint32_t at = 0;
+    uint8_t i;
+    if (!plan || !plan->header || !mem || (!src && src_bytes)) return TIGRIS_ERR_NULL;
+    if (src_bytes != tigris_inputs_bytes(plan)) return TIGRIS_ERR_BAD_SIZE;
+    for (i = 0; i < plan->header->num_model_inputs; i++) {
+        uint16_t t = plan->model_inputs[i];
+        uint32_t n = tigris_iface_bytes(plan, t);
+        tigris_error_t e = tigris_input_write(plan, mem, t, s + at, n);
+        if (e != TIGRIS_OK) return e;
+        at += n;
+    }
+    return TIGRIS_OK;
+}
+
+tigris_error_t tigris_outputs_read(const tigris_plan_t *plan, const tigris_mem_t *mem, void *dst, uint32_t dst_bytes) {
+    uint8_t *d = (uint8_t *)dst;
+    uint32_t at = 0;
+    uint8_t i;
+    if (!plan || !plan->header || !mem || (!dst && dst_bytes)) return TIGRIS_ERR_NULL;
+    if (dst_bytes != tigris_outputs_bytes(plan)) return TIGRIS_ERR_BAD_SIZE;
+    for (i = 0; i < plan->header->num_model_outputs; i++) {
+        uint16_t t = plan->model_outputs[i];
+        uint32_t n = tigris_iface_bytes(plan, t);
+        tigris_error_t e = tigris_output_read(plan, mem, t, d + at, n);
+        if (e != TIGRIS_OK) return e;
+        at += n;
+    }
+    return TIGRIS_OK;
+}

@@ -261,17 +261,10 @@ int emu_main(void) {
     }
 
     /* Model inputs, split by the plan's declared sizes. */
-    uint32_t need = 0;
-    for (uint8_t i = 0; i < plan.header->num_model_inputs; i++) need += tigris_iface_bytes(&plan, plan.model_inputs[i]);
+    const uint32_t need = tigris_inputs_bytes(&plan);
     if (need != d->input_size) fail(TIGRIS_EMU_EXIT_IO, "input", (int32_t)need, "input bytes differ from what the plan's model inputs take");
-    uint32_t at = 0;
-    for (uint8_t i = 0; i < plan.header->num_model_inputs; i++) {
-        uint16_t t = plan.model_inputs[i];
-        uint32_t n = tigris_iface_bytes(&plan, t);
-        tigris_error_t we = tigris_input_write(&plan, &mem, t, (const uint8_t *)(uintptr_t)d->input_addr + at, n);
-        if (we != TIGRIS_OK) fail(TIGRIS_EMU_EXIT_IO, "input", we, tigris_error_str(we));
-        at += n;
-    }
+    tigris_error_t we = tigris_inputs_write(&plan, &mem, (const void *)(uintptr_t)d->input_addr, need);
+    if (we != TIGRIS_OK) fail(TIGRIS_EMU_EXIT_IO, "input", we, tigris_error_str(we));
     if (state_size) {
         tigris_exec_error_t se = tigris_state_init(&plan, state, state_size);
         if (se != TIGRIS_EXEC_OK) fail(TIGRIS_EMU_EXIT_RUN, "state", se, tigris_exec_error_str(se));

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "command.hpp"
+#include "files.hpp"
 #include "tigris_compile/compile.hpp"
 #include "tigris_export/export.hpp"
 #include "tigris_import/lower.hpp"
@@ -28,12 +29,11 @@ struct Options {
 };
 
 int run(const Options &opt) {
-    std::ifstream in(opt.model, std::ios::binary);
-    if (!in) {
+    std::vector<uint8_t> file;
+    if (!read_file(opt.model, file)) {
         std::cerr << "error: cannot read " << opt.model << '\n';
         return kExitUsage;
     }
-    const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const std::string name = std::filesystem::path(opt.model).filename().string();
     tflite::Model m;
     try {
@@ -65,7 +65,7 @@ int run(const Options &opt) {
         try {
             schedule = compile::analyze(m, co, budgets);
         } catch (const import::ImportError &e) {
-            std::cerr << "error: " << import::refusal_name(e.refusal.kind) << ": " << e.refusal.message << '\n';
+            report_refusal(e, false);
             return kExitRefused;
         }
     }

@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "command.hpp"
+#include "files.hpp"
 #include "tigris_codegen/codegen.hpp"
 
 namespace tigris::cli {
@@ -47,12 +48,11 @@ int run(const CodegenOptions &o) {
         std::cerr << "error: " << *why << '\n';
         return kCgBadName;
     }
-    std::ifstream f(o.plan, std::ios::binary);
-    if (!f) {
+    std::vector<uint8_t> bytes;
+    if (!read_file(o.plan, bytes)) {
         std::cerr << "error: cannot read the plan " << o.plan << '\n';
         return kCgBadPlan;
     }
-    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
     codegen::Options opt;
     opt.backend = o.backend;
     opt.name = o.name;

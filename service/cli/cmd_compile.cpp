@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "command.hpp"
+#include "files.hpp"
 #include "tigris_compile/compile.hpp"
 #include "tigris_import/lower.hpp"
 #include "tigris_tflite/model.hpp"
@@ -51,12 +52,11 @@ int run(const Options &opt) {
     co.xip = opt.xip;
     co.model_name = std::filesystem::path(opt.model).stem().string();
 
-    std::ifstream in(opt.model, std::ios::binary);
-    if (!in) {
+    std::vector<uint8_t> file;
+    if (!read_file(opt.model, file)) {
         std::cerr << "error: cannot read " << opt.model << '\n';
         return kExitUsage;
     }
-    const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     compile::Result res;
     try {
         const tflite::Model m = tflite::read_model(file);
@@ -65,11 +65,7 @@ int run(const Options &opt) {
         std::cerr << "error: not a readable TFLite model: " << e.what() << '\n';
         return kExitRefused;
     } catch (const import::ImportError &e) {
-        if (opt.json)
-            std::cout << nlohmann::json{{"refused", import::refusal_name(e.refusal.kind)}, {"reason", e.refusal.message}}
-                             .dump(2)
-                      << '\n';
-        std::cerr << "error: " << import::refusal_name(e.refusal.kind) << ": " << e.refusal.message << '\n';
+        report_refusal(e, opt.json);
         return kExitRefused;
     } catch (const compile::BudgetError &e) {
         if (opt.json)
@@ -84,21 +80,7 @@ int run(const Options &opt) {
         return kExitBudget;
     }
     if (!opt.out.empty()) {
-        // Written next to the target and renamed: a failed write leaves no partial plan.
-        const std::string tmp = opt.out + ".partial";
-        std::error_code ec;
-        {
-            std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-            f.write(reinterpret_cast<const char *>(res.plan.data()), (std::streamsize)res.plan.size());
-            if (!f.good()) {
-                std::filesystem::remove(tmp, ec);
-                std::cerr << "error: cannot write " << opt.out << '\n';
-                return kExitUsage;
-            }
-        }
-        std::filesystem::rename(tmp, opt.out, ec);
-        if (ec) {
-            std::filesystem::remove(tmp, ec);
+        if (!write_atomically(opt.out, res.plan)) {
             std::cerr << "error: cannot write " << opt.out << '\n';
             return kExitUsage;
         }

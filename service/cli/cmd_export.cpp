@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "command.hpp"
+#include "files.hpp"
 #include "tigris_export/export.hpp"
 
 namespace tigris::cli {
@@ -25,31 +26,13 @@ std::string default_output(const std::string &model) {
     return (p.parent_path() / (p.stem().string() + "_export.tflite")).string();
 }
 
-bool write_atomically(const std::string &path, const std::vector<uint8_t> &bytes) {
-    const std::string tmp = path + ".partial";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-        if (!f.good()) {
-            std::error_code ec;
-            std::filesystem::remove(tmp, ec);
-            return false;
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) std::filesystem::remove(tmp, ec);
-    return !ec;
-}
-
 int run(const Options &opt) {
     const auto target = exporter::parse_target(opt.target);  // CLI11 checked the spelling
-    std::ifstream in(opt.model, std::ios::binary);
-    if (!in) {
+    std::vector<uint8_t> file;
+    if (!read_file(opt.model, file)) {
         std::cerr << "Error: no model written: cannot read " << opt.model << '\n';
         return kExitUsage;
     }
-    const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const std::string name = std::filesystem::path(opt.model).filename().string();
     const std::string out = opt.out.empty() ? default_output(opt.model) : opt.out;
     const exporter::ExportResult r = exporter::export_model(file, *target);

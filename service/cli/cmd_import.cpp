@@ -12,6 +12,7 @@
 #include <iterator>
 
 #include "command.hpp"
+#include "files.hpp"
 #include "tigris_import/lower.hpp"
 #include "tigris_host/names.hpp"
 #include "tigris_import/report_json.hpp"
@@ -47,12 +48,11 @@ int run(const Options &opt) {
         std::cerr << "error: import needs MODEL and -o PLAN (or --list-builtins)\n";
         return kExitUsage;
     }
-    std::ifstream in(opt.model, std::ios::binary);
-    if (!in) {
+    std::vector<uint8_t> file;
+    if (!read_file(opt.model, file)) {
         std::cerr << "error: cannot read " << opt.model << '\n';
         return kExitUsage;
     }
-    const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     import::Options io;
     io.schema = opt.schema;
     io.fast_budget = opt.fast_budget;
@@ -67,29 +67,10 @@ int run(const Options &opt) {
         std::cerr << "error: not a readable TFLite model: " << e.what() << '\n';
         return kExitRefused;
     } catch (const import::ImportError &e) {
-        if (opt.json)
-            std::cout << nlohmann::json{{"refused", import::refusal_name(e.refusal.kind)}, {"reason", e.refusal.message}}
-                             .dump(2)
-                      << '\n';
-        std::cerr << "error: " << import::refusal_name(e.refusal.kind) << ": " << e.refusal.message << '\n';
+        report_refusal(e, opt.json);
         return kExitRefused;
     }
-    // Write next to the target and rename, so a failed write leaves no partial plan.
-    const std::string tmp = opt.out + ".partial";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f.write(reinterpret_cast<const char *>(res.plan.data()), (std::streamsize)res.plan.size());
-        if (!f.good()) {
-            std::error_code ec;
-            std::filesystem::remove(tmp, ec);
-            std::cerr << "error: cannot write " << opt.out << '\n';
-            return kExitUsage;
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, opt.out, ec);
-    if (ec) {
-        std::filesystem::remove(tmp, ec);
+    if (!write_atomically(opt.out, res.plan)) {
         std::cerr << "error: cannot write " << opt.out << '\n';
         return kExitUsage;
     }

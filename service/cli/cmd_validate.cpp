@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "command.hpp"
+#include "files.hpp"
 #include "fleet_options.hpp"
 #include "tigris_host/validate.hpp"
 
@@ -28,13 +29,6 @@ struct ValidateCliOptions {
 volatile std::sig_atomic_t g_interrupted = 0;
 void on_sigint(int) { g_interrupted = 1; }
 
-bool slurp(const std::string &path, std::vector<uint8_t> &out) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return false;
-    out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-    return true;
-}
-
 int validate(const ValidateCliOptions &o) {
     std::string err;
     if (!host::resolve_targets(o.targets, err)) {
@@ -42,7 +36,7 @@ int validate(const ValidateCliOptions &o) {
         return kExitUsage;
     }
     std::vector<uint8_t> given_input;
-    if (!o.input.empty() && !slurp(o.input, given_input)) {
+    if (!o.input.empty() && !read_file(o.input, given_input)) {
         std::cerr << "error: cannot read " << o.input << '\n';
         return kExitUsage;
     }
@@ -50,7 +44,7 @@ int validate(const ValidateCliOptions &o) {
     for (const std::string &path : o.plans) {
         host::MatrixPlan p;
         p.name = path;
-        if (!slurp(path, p.plan)) {
+        if (!read_file(path, p.plan)) {
             std::cerr << "error: cannot read " << path << '\n';
             return kExitUsage;
         }

@@ -14,17 +14,10 @@ namespace tigris::codegen {
 
 namespace {
 
+// The core's dtype name, "unknown" for a code it has none for.
 const char *dtype_word(uint8_t d) {
-    switch (d) {
-    case TIGRIS_DTYPE_FLOAT32: return "float32";
-    case TIGRIS_DTYPE_UINT8: return "uint8";
-    case TIGRIS_DTYPE_INT8: return "int8";
-    case TIGRIS_DTYPE_INT16: return "int16";
-    case TIGRIS_DTYPE_INT32: return "int32";
-    case TIGRIS_DTYPE_INT64: return "int64";
-    case TIGRIS_DTYPE_BOOL: return "bool";
-    default: return "unknown";
-    }
+    const char *name = tigris_dtype_name(d);
+    return name ? name : "unknown";
 }
 
 // A C string literal for a tensor name (escapes quotes, backslashes and bytes

@@ -38,12 +38,6 @@ bool Executor::is_done(const Ticket &t) {
 
 namespace {
 
-JobResult with_status(JobResult::Status s, std::string msg) {
-    JobResult r;
-    r.status = s;
-    r.error = std::move(msg);
-    return r;
-}
 
 }  // namespace
 
@@ -64,7 +58,7 @@ Fleet::~Fleet() {
     }
     for (const Ticket &t : dropped) {
         t->cancel = true;
-        t->finish(with_status(JobResult::Status::Cancelled, "cancelled: the fleet is shutting down"));
+        t->finish(job_failed(JobResult::Status::Cancelled, "cancelled: the fleet is shutting down"));
     }
     cv_.notify_all();
     for (std::thread &t : threads_) t.join();
@@ -82,7 +76,7 @@ Fleet::Ticket Fleet::submit(JobSpec spec, EventFn on_event) {
             return t;
         }
     }
-    t->finish(with_status(JobResult::Status::Busy, "the emulator queue is full (" +
+    t->finish(job_failed(JobResult::Status::Busy, "the emulator queue is full (" +
                                                        std::to_string(limits_.max_queued) +
                                                        " jobs waiting); try again later"));
     return t;
@@ -100,7 +94,7 @@ void Fleet::cancel(const Ticket &t) {
             was_queued = true;
         }
     }
-    if (was_queued) t->finish(with_status(JobResult::Status::Cancelled, "cancelled before it started"));
+    if (was_queued) t->finish(job_failed(JobResult::Status::Cancelled, "cancelled before it started"));
 }
 
 size_t Fleet::queued() const {
@@ -127,7 +121,7 @@ void Fleet::work() {
         }
         JobResult r;
         if (t->cancel) {
-            r = with_status(JobResult::Status::Cancelled, "cancelled before it started");
+            r = job_failed(JobResult::Status::Cancelled, "cancelled before it started");
         } else {
             r = run_job(t->spec, paths_, limits_.timeout, &t->cancel, [&t] {
                 t->event(Event::Started);

@@ -91,12 +91,6 @@ std::string self_exe() {
     return ec ? std::string() : p.string();
 }
 
-JobResult with_status(JobResult::Status s, std::string msg) {
-    JobResult r;
-    r.status = s;
-    r.error = std::move(msg);
-    return r;
-}
 
 }  // namespace
 
@@ -196,7 +190,7 @@ Executor::Ticket SlurmFleet::submit(JobSpec spec, EventFn on_event) {
         }
     }
     if (!busy.empty()) {
-        t->finish(with_status(stopping ? JobResult::Status::Cancelled : JobResult::Status::Busy, busy));
+        t->finish(job_failed(stopping ? JobResult::Status::Cancelled : JobResult::Status::Busy, busy));
         return t;
     }
     // Batching: the next poll takes what arrived meanwhile, together.
@@ -308,7 +302,7 @@ void SlurmFleet::watch() {
         for (auto &t : jobs) {
             if (!t->id.empty() || t->finished) continue;
             if (t->ticket->cancel) {
-                done(*t, with_status(JobResult::Status::Cancelled, "cancelled before it was submitted to Slurm"));
+                done(*t, job_failed(JobResult::Status::Cancelled, "cancelled before it was submitted to Slurm"));
                 continue;
             }
             fresh.push_back(t.get());
@@ -319,7 +313,7 @@ void SlurmFleet::watch() {
                                          fresh.begin() + static_cast<std::ptrdiff_t>(std::min(fresh.size(), i + per)));
             std::string err;
             if (!sbatch(group, err))
-                for (Tracked *t : group) done(*t, with_status(JobResult::Status::Failed, err));
+                for (Tracked *t : group) done(*t, job_failed(JobResult::Status::Failed, err));
         }
 
         // 2. scancel what was cancelled (or outlived our bound), all at once;
@@ -397,7 +391,7 @@ void SlurmFleet::watch() {
             const std::string where = "Slurm job " + t->id + (t->node.empty() ? "" : " on " + t->node);
             if (!terminal(state)) {
                 if (t->scancelled && now - t->cancel_sent > kCancelGrace)
-                    done(*t, with_status(JobResult::Status::Cancelled,
+                    done(*t, job_failed(JobResult::Status::Cancelled,
                                          "cancelled; " + where + " did not end within 30 s of scancel"));
                 continue;
             }
@@ -406,7 +400,7 @@ void SlurmFleet::watch() {
                 const std::string old = t->id;
                 std::string err;
                 if (!sbatch({t.get()}, err)) {
-                    done(*t, with_status(JobResult::Status::Failed, "lost to a node failure (" + where +
+                    done(*t, job_failed(JobResult::Status::Failed, "lost to a node failure (" + where +
                                                                         "); resubmitting failed: " + err));
                 } else {
                     t->ticket->event(Event::State, "NODE_FAIL (" + where + "); resubmitted as Slurm job " + t->id);
@@ -418,18 +412,18 @@ void SlurmFleet::watch() {
             std::string err;
             const bool have = fs::exists(result) && result_from_json(slurp(result), r, err);
             if (t->ticket->cancel) {
-                done(*t, with_status(JobResult::Status::Cancelled, "cancelled; " + where + " was scancelled"));
+                done(*t, job_failed(JobResult::Status::Cancelled, "cancelled; " + where + " was scancelled"));
             } else if (t->overdue) {
-                done(*t, with_status(JobResult::Status::Timeout, where + " ran past its timeout; scancelled"));
+                done(*t, job_failed(JobResult::Status::Timeout, where + " ran past its timeout; scancelled"));
             } else if (state == "CANCELLED" && t->scancelled) {
-                done(*t, with_status(JobResult::Status::Cancelled,
+                done(*t, job_failed(JobResult::Status::Cancelled,
                                      "cancelled with another job of " + where + " (jobs_per_slurm_job)"));
             } else if (state == "TIMEOUT") {
-                done(*t, with_status(JobResult::Status::Timeout, where + " reached Slurm's time limit"));
+                done(*t, job_failed(JobResult::Status::Timeout, where + " reached Slurm's time limit"));
             } else if (state == "NODE_FAIL") {
                 std::string all;
                 for (const std::string &l : t->lost) all += l + ", ";
-                done(*t, with_status(JobResult::Status::Failed,
+                done(*t, job_failed(JobResult::Status::Failed,
                                      "NODE_FAIL: lost to a node failure on every attempt (" + all + where + ")"));
             } else if (have) {
                 done(*t, std::move(r));
@@ -438,18 +432,18 @@ void SlurmFleet::watch() {
                 if (now - t->completed_at < kResultGrace) continue;  // the file may still be on its way
                 std::string log = slurp(t->dir + "/slurm-" + std::to_string(t->attempt) + ".out");
                 if (log.size() > 600) log = log.substr(log.size() - 600);
-                done(*t, with_status(JobResult::Status::Failed, where + " ended " + state + " without a result" +
+                done(*t, job_failed(JobResult::Status::Failed, where + " ended " + state + " without a result" +
                                                                     (err.empty() ? "" : " (" + err + ")") +
                                                                     (log.empty() ? "" : ": " + log)));
             } else {
-                done(*t, with_status(JobResult::Status::Failed, where + " ended " + state));
+                done(*t, job_failed(JobResult::Status::Failed, where + " ended " + state));
             }
         }
 
         // Shutting down: whatever Slurm has not ended in time is reported cancelled.
         if (stop_deadline && std::chrono::steady_clock::now() > *stop_deadline)
             for (auto &t : jobs)
-                if (!t->finished) done(*t, with_status(JobResult::Status::Cancelled, "cancelled: the fleet is shutting down"));
+                if (!t->finished) done(*t, job_failed(JobResult::Status::Cancelled, "cancelled: the fleet is shutting down"));
 
         std::lock_guard<std::mutex> lk(m_);
         jobs_.erase(std::remove_if(jobs_.begin(), jobs_.end(), [](const auto &t) { return t->finished; }), jobs_.end());

@@ -81,10 +81,11 @@ int host_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_in
     return rc;
 }
 
-RunResult refused(std::string name, std::string msg, int code = 0) {
+RunResult refused(RunStep step, std::string msg, int code = 0) {
     RunResult r;
     r.kind = RunResult::Kind::Refused;
-    r.error_name = std::move(name);
+    r.step = step;
+    r.error_name = run_step_name(step);
     r.error = std::move(msg);
     r.core_error = code;
     return r;
@@ -98,6 +99,22 @@ void aligned_free64(uint8_t *p) {
 }
 
 }  // namespace
+
+const char *run_step_name(RunStep step) {
+    switch (step) {
+    case RunStep::None: return "";
+    case RunStep::Plan: return "plan refused";
+    case RunStep::Backend: return "bad backend";
+    case RunStep::InputSize: return "bad input size";
+    case RunStep::ArenaLimit: return "arena limit";
+    case RunStep::MemoryInit: return "memory init";
+    case RunStep::Input: return "input";
+    case RunStep::State: return "state";
+    case RunStep::Execution: return "execution";
+    case RunStep::Output: return "output";
+    }
+    return "";
+}
 
 std::optional<Backend> parse_backend(const std::string &s) {
     if (s == "auto") return Backend::Auto;
@@ -120,7 +137,7 @@ std::shared_ptr<const LoadedPlan> LoadedPlan::load(Bytes bytes, RunResult *refus
     tigris_error_t le = tigris_plan_load(lp->blob_, static_cast<uint32_t>(bytes.size()), &lp->plan_);
     if (le != TIGRIS_OK) {
         if (refusal)
-            *refusal = refused("plan refused",
+            *refusal = refused(RunStep::Plan,
                                std::string("the runtime refuses this plan: ") + error_name(le) + ": " +
                                    tigris_error_str(le) + " (run `tigris inspect` on it for details)",
                                le);
@@ -178,7 +195,7 @@ RunResult run_loaded(const LoadedPlan &lp, std::span<const Bytes> inputs, const 
     // The float reference backend has no int8 kernels: say so before the run
     // rather than fail inside it with a kernel error.
     if (b == Backend::F32 && dtype == TIGRIS_DTYPE_INT8) {
-        RunResult no = refused("bad backend", "the f32 backend has no int8 kernels and this plan is int8; use s8 or auto");
+        RunResult no = refused(RunStep::Backend, "the f32 backend has no int8 kernels and this plan is int8; use s8 or auto");
         no.backend = res.backend;
         return no;
     }
@@ -195,20 +212,20 @@ RunResult run_loaded(const LoadedPlan &lp, std::span<const Bytes> inputs, const 
     }
 
     if (inputs.size() != plan.header->num_model_inputs)
-        return refused("bad input size", "the plan has " + std::to_string(plan.header->num_model_inputs) +
+        return refused(RunStep::InputSize, "the plan has " + std::to_string(plan.header->num_model_inputs) +
                                              " model inputs but " + std::to_string(inputs.size()) + " were given");
     for (uint8_t i = 0; i < plan.header->num_model_inputs; i++) {
         const uint16_t t = plan.model_inputs[i];
         const uint32_t want = tigris_iface_bytes(&plan, t);
         if (inputs[i].size() != want)
-            return refused("bad input size", "input " + std::to_string(i) + " (\"" +
+            return refused(RunStep::InputSize, "input " + std::to_string(i) + " (\"" +
                                                  tigris_tensor_name(&plan, &plan.tensors[t]) + "\") has " +
                                                  std::to_string(inputs[i].size()) + " bytes; it takes " +
                                                  std::to_string(want) + " bytes");
     }
 
     if (opt.max_arena_bytes && (uint64_t)res.fast_size + res.slow_size > opt.max_arena_bytes)
-        return refused("arena limit", "the run asks for " + std::to_string((uint64_t)res.fast_size + res.slow_size) +
+        return refused(RunStep::ArenaLimit, "the run asks for " + std::to_string((uint64_t)res.fast_size + res.slow_size) +
                                           " arena bytes (fast + slow); the limit is " +
                                           std::to_string(opt.max_arena_bytes));
     uint8_t *fast = scratch.fast.reserve(res.fast_size);
@@ -218,7 +235,7 @@ RunResult run_loaded(const LoadedPlan &lp, std::span<const Bytes> inputs, const 
     tigris_mem_error_t me =
         tigris_mem_init(&mem, scratch.tensor_ptrs.data(), nt, fast, res.fast_size, slowbuf, res.slow_size);
     if (me != TIGRIS_MEM_OK)
-        return refused("memory init", std::string("cannot set up the arenas: ") + tigris_mem_error_str(me), me);
+        return refused(RunStep::MemoryInit, std::string("cannot set up the arenas: ") + tigris_mem_error_str(me), me);
 
     Ctx ctx;
     ctx.inner = kernel;
@@ -242,7 +259,7 @@ RunResult run_loaded(const LoadedPlan &lp, std::span<const Bytes> inputs, const 
         const uint16_t t = plan.model_inputs[i];
         tigris_error_t we = tigris_input_write(&plan, &mem, t, inputs[i].data(), (uint32_t)inputs[i].size());
         if (we != TIGRIS_OK)
-            return refused("input",
+            return refused(RunStep::Input,
                            "cannot place model input " + std::to_string(i) + ": " + tigris_error_str(we) +
                                " (try a larger --fast or --slow)",
                            we);
@@ -262,7 +279,7 @@ RunResult run_loaded(const LoadedPlan &lp, std::span<const Bytes> inputs, const 
         std::memset(state, 0, state_size);
         tigris_exec_error_t se = tigris_state_init(&plan, state, state_size);
         if (se != TIGRIS_EXEC_OK)
-            return refused("state", std::string("cannot set up the plan's state: ") + tigris_exec_error_str(se), se);
+            return refused(RunStep::State, std::string("cannot set up the plan's state: ") + tigris_exec_error_str(se), se);
     }
     tigris_exec_error_t xe = tigris_run_with_state(&plan, &mem, wrap ? host_kernel : kernel, wrap ? &ctx : nullptr,
                                                    &res.stats, ws, ws_size, state, state_size);
@@ -271,7 +288,8 @@ RunResult run_loaded(const LoadedPlan &lp, std::span<const Bytes> inputs, const 
     res.slow_peak = mem.slow_peak;
     if (xe != TIGRIS_EXEC_OK) {
         res.kind = RunResult::Kind::Refused;
-        res.error_name = "execution";
+        res.step = RunStep::Execution;
+        res.error_name = run_step_name(res.step);
         res.core_error = xe;
         res.error = res.stopped ? std::string("the run was stopped before it finished")
                                 : std::string("the run failed: ") + tigris_exec_error_str(xe);
@@ -299,7 +317,7 @@ RunResult run_loaded(const LoadedPlan &lp, std::span<const Bytes> inputs, const 
         }
         tigris_error_t oe = tigris_output_read(&plan, &mem, t, to, n);
         if (oe != TIGRIS_OK)
-            return refused("output", std::string("cannot read model output: ") + tigris_error_str(oe), oe);
+            return refused(RunStep::Output, std::string("cannot read model output: ") + tigris_error_str(oe), oe);
     }
     return res;
 }
@@ -315,13 +333,13 @@ RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uin
     if (opt.input_sizes) {
         const auto &sz = *opt.input_sizes;
         if (sz.size() != n_in)
-            return refused("bad input size", "the plan has " + std::to_string(n_in) + " model inputs but " +
+            return refused(RunStep::InputSize, "the plan has " + std::to_string(n_in) + " model inputs but " +
                                                  std::to_string(sz.size()) + " were given");
         for (uint8_t i = 0; i < n_in; i++) {
             const uint16_t t = plan.model_inputs[i];
             const uint32_t want = tigris_iface_bytes(&plan, t);
             if (sz[i] != want)
-                return refused("bad input size",
+                return refused(RunStep::InputSize,
                                "input " + std::to_string(i) + " (\"" + tigris_tensor_name(&plan, &plan.tensors[t]) +
                                    "\") has " + std::to_string(sz[i]) + " bytes; it takes " + std::to_string(want) +
                                    " bytes");
@@ -330,7 +348,7 @@ RunResult run_plan(const std::vector<uint8_t> &plan_bytes, const std::vector<uin
     size_t need = 0;
     for (uint8_t i = 0; i < n_in; i++) need += tigris_iface_bytes(&plan, plan.model_inputs[i]);
     if (need != input.size()) {
-        RunResult r = refused("bad input size", "the input has " + std::to_string(input.size()) +
+        RunResult r = refused(RunStep::InputSize, "the input has " + std::to_string(input.size()) +
                                                     " bytes but the model inputs need " + std::to_string(need) +
                                                     " (raw bytes in declared dtypes, model-input order)");
         r.input_bytes_needed = need;

@@ -412,11 +412,12 @@ private:
                 return Status(StatusCode::DEADLINE_EXCEEDED, "the deadline passed during the run");
             return Status(StatusCode::CANCELLED, "the client cancelled the run");
         }
-        if (r.error_name == "arena limit") return Status(StatusCode::RESOURCE_EXHAUSTED, r.error);
-        if (r.error_name == "plan refused" || r.error_name == "bad input size" || r.error_name == "bad backend")
+        using host::RunStep;
+        if (r.step == RunStep::ArenaLimit) return Status(StatusCode::RESOURCE_EXHAUSTED, r.error);
+        if (r.step == RunStep::Plan || r.step == RunStep::InputSize || r.step == RunStep::Backend)
             return Status(StatusCode::INVALID_ARGUMENT, r.error);
-        const bool mem = (r.error_name == "input" && r.core_error == TIGRIS_ERR_MEM) || r.error_name == "memory init" ||
-                         (r.error_name == "execution" && r.core_error == TIGRIS_EXEC_ERR_MEM);
+        const bool mem = (r.step == RunStep::Input && r.core_error == TIGRIS_ERR_MEM) || r.step == RunStep::MemoryInit ||
+                         (r.step == RunStep::Execution && r.core_error == TIGRIS_EXEC_ERR_MEM);
         if (mem)
             return Status(StatusCode::FAILED_PRECONDITION,
                           r.error + "; the plan requires a fast arena of " + std::to_string(r.fast_required) + " bytes");

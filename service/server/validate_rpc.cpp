@@ -48,6 +48,21 @@ void release_fleet() {
 
 const char *fleet_kind() { return fleet().kind(); }
 
+namespace {
+
+// The last update of one target: its verdict and its report.
+v1::ValidateUpdate done_update(const host::TargetResult &t) {
+    v1::ValidateUpdate u;
+    u.set_target(t.target);
+    u.set_stage(t.parity ? "done: bit-exact" : "done: " + (t.error.empty() ? "outputs differ" : t.error));
+    u.set_done(true);
+    u.set_bit_exact(t.parity);
+    u.set_report_json(host::target_result_json(t));
+    return u;
+}
+
+}  // namespace
+
 Status validate_rpc(grpc::ServerContext *ctx, const v1::ValidateRequest &req,
                     grpc::ServerWriter<v1::ValidateUpdate> *writer) {
     const std::vector<uint8_t> plan(req.plan().begin(), req.plan().end());
@@ -88,13 +103,7 @@ Status validate_rpc(grpc::ServerContext *ctx, const v1::ValidateRequest &req,
     }
     if (!rep.error.empty()) return Status(StatusCode::INVALID_ARGUMENT, rep.error);
     for (const host::TargetResult &t : rep.results) {
-        v1::ValidateUpdate u;
-        u.set_target(t.target);
-        u.set_stage(t.parity ? "done: bit-exact" : "done: " + (t.error.empty() ? "outputs differ" : t.error));
-        u.set_done(true);
-        u.set_bit_exact(t.parity);
-        u.set_report_json(host::target_result_json(t));
-        send(u);
+        send(done_update(t));
     }
     return Status::OK;
 }
@@ -156,14 +165,9 @@ Status validate_matrix_rpc(grpc::ServerContext *ctx, const v1::ValidateMatrixReq
         send(u);
     };
     opt.on_result = [&](size_t i, const host::TargetResult &t) {
-        v1::ValidateUpdate u;
+        v1::ValidateUpdate u = done_update(t);
         u.set_plan_index(static_cast<uint32_t>(i));
         u.set_plan_name(plans[i].name);
-        u.set_target(t.target);
-        u.set_stage(t.parity ? "done: bit-exact" : "done: " + (t.error.empty() ? "outputs differ" : t.error));
-        u.set_done(true);
-        u.set_bit_exact(t.parity);
-        u.set_report_json(host::target_result_json(t));
         send(u);
     };
     opt.should_stop = [ctx] { return stop_requested(ctx); };

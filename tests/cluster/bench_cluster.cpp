@@ -18,19 +18,6 @@ namespace {
 namespace emu = tigris::host::emu;
 namespace host = tigris::host;
 
-std::vector<host::MatrixPlan> plans() {
-    std::vector<host::MatrixPlan> out;
-    for (const char *name : {"pool_chain_v5.pattern", "linebuf_s8_conv_sig_chain_v5.pattern",
-                             "linebuf_s8_conv_sig_chain_v5.random"}) {
-        host::MatrixPlan p;
-        p.name = name;
-        p.plan = emu_test::corpus(std::string(name) + ".tgrs");
-        p.input = emu_test::corpus(std::string(name) + ".input.bin");
-        out.push_back(std::move(p));
-    }
-    return out;
-}
-
 bool all_exact(const host::MatrixReport &r) {
     for (const auto &p : r.plans)
         for (const auto &t : p.results)
@@ -56,7 +43,7 @@ int main(int argc, char **argv) {
         }
     emu::Paths paths = emu::Paths::defaults();
     paths.plugin.clear();  // the cycle timers under -icount: no plugin needed on the nodes
-    const auto ps = plans();
+    const auto ps = cluster_test::matrix_plans();
     host::ValidateOptions opt;
     opt.targets = {"all"};
 

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "emu_process.hpp"
+#include "emu_test_support.h"
 
 namespace cluster_test {
 
@@ -31,6 +32,20 @@ std::unique_ptr<emu::SlurmFleet> slurm_fleet(const emu::Paths &paths, std::strin
     c.poll = std::chrono::milliseconds(100);
     c.timeout = timeout;
     return emu::SlurmFleet::create(c, paths, error);
+}
+
+std::vector<tigris::host::MatrixPlan> matrix_plans() {
+    namespace host = tigris::host;
+    std::vector<host::MatrixPlan> out;
+    for (const char *name : {"pool_chain_v5.pattern", "linebuf_s8_conv_sig_chain_v5.pattern",
+                             "linebuf_s8_conv_sig_chain_v5.random"}) {
+        host::MatrixPlan p;
+        p.name = name;
+        p.plan = emu_test::corpus(std::string(name) + ".tgrs");
+        p.input = emu_test::corpus(std::string(name) + ".input.bin");
+        out.push_back(std::move(p));
+    }
+    return out;
 }
 
 std::string slurm(const std::vector<std::string> &argv) {

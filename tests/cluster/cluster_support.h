@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tigris_host/emu.hpp"
+#include "tigris_host/validate.hpp"
 
 namespace cluster_test {
 
@@ -20,6 +21,10 @@ std::string dir();
 // binary of this build as the runner). Null, with `error`, when it fails.
 std::unique_ptr<emu::SlurmFleet> slurm_fleet(const emu::Paths &paths, std::string &error,
                                              std::chrono::milliseconds timeout = std::chrono::seconds(120));
+
+// The matrix the tests and the benchmark run: three int8/float corpus plans
+// with their inputs (x four boards x two backends = 24 jobs).
+std::vector<tigris::host::MatrixPlan> matrix_plans();
 
 // Output of a Slurm command (squeue, scontrol, sinfo), run with a deadline.
 std::string slurm(const std::vector<std::string> &argv);

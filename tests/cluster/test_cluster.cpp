@@ -45,20 +45,6 @@ emu::Paths timer_paths() {
     return p;
 }
 
-// Three int8/float plans x four boards x two backends = 24 jobs.
-std::vector<host::MatrixPlan> matrix_plans() {
-    std::vector<host::MatrixPlan> out;
-    for (const char *name : {"pool_chain_v5.pattern", "linebuf_s8_conv_sig_chain_v5.pattern",
-                             "linebuf_s8_conv_sig_chain_v5.random"}) {
-        host::MatrixPlan p;
-        p.name = name;
-        p.plan = emu_test::corpus(std::string(name) + ".tgrs");
-        p.input = emu_test::corpus(std::string(name) + ".input.bin");
-        out.push_back(std::move(p));
-    }
-    return out;
-}
-
 // Which node ran each job, from the fleet's "RUNNING on nX" events.
 struct NodeLog {
     std::mutex m;
@@ -100,7 +86,7 @@ TEST(Cluster, MatrixOf24JobsSpreadsOverBothNodesAllBitExact) {
     host::ValidateOptions opt;
     opt.targets = {"all"};
     opt.plan_progress = [&](size_t, const std::string &, const std::string &stage) { log.add(stage); };
-    host::MatrixReport rep = host::validate_matrix(*fleet, matrix_plans(), opt);
+    host::MatrixReport rep = host::validate_matrix(*fleet, cluster_test::matrix_plans(), opt);
     EXPECT_EQ(rep.jobs, 24u);
     EXPECT_FALSE(rep.cancelled);
     expect_all_bit_exact(rep);
@@ -126,9 +112,9 @@ TEST(Cluster, ResultsEqualTheLocalFleets) {
     emu::Fleet::Limits lim;
     lim.workers = 2;
     emu::Fleet local(lim, paths);
-    std::vector<host::MatrixPlan> plans = matrix_plans();
+    std::vector<host::MatrixPlan> plans = cluster_test::matrix_plans();
     plans.resize(1);
-    plans.push_back(matrix_plans()[2]);
+    plans.push_back(cluster_test::matrix_plans()[2]);
     host::ValidateOptions opt;
     opt.targets = {"all"};
     const host::MatrixReport a = host::validate_matrix(*slurm, plans, opt);
@@ -188,7 +174,7 @@ TEST(Cluster, SeveralJobsRunInOneSlurmJobWhenBatched) {
     ASSERT_TRUE(fleet) << err;
     host::ValidateOptions opt;
     opt.targets = {"cortex-m4", "xtensa-lx106"};
-    host::MatrixReport rep = host::validate_matrix(*fleet, matrix_plans(), opt);
+    host::MatrixReport rep = host::validate_matrix(*fleet, cluster_test::matrix_plans(), opt);
     EXPECT_EQ(rep.jobs, 12u);
     for (size_t i = 0; i < rep.plans.size(); i++)
         for (const host::TargetResult &t : rep.plans[i].results)
@@ -229,7 +215,7 @@ TEST(Cluster, ValidateMatrixRpcOnTheClusterStreamsEveryResult) {
     ASSERT_TRUE(s.stub) << err;
     EXPECT_STREQ(tigris::server::fleet_kind(), "slurm");
     v1::ValidateMatrixRequest req;
-    for (const host::MatrixPlan &p : matrix_plans()) {
+    for (const host::MatrixPlan &p : cluster_test::matrix_plans()) {
         v1::MatrixPlan *mp = req.add_plans();
         mp->set_name(p.name);
         mp->set_plan(std::string(p.plan.begin(), p.plan.end()));
@@ -318,7 +304,7 @@ TEST(Cluster, KilledSlurmdMidMatrixTheMatrixStillCompletes) {
     host::ValidateOptions opt;
     opt.targets = {"all"};
     opt.plan_progress = [&](size_t, const std::string &, const std::string &stage) { log.add(stage); };
-    const std::vector<host::MatrixPlan> plans = matrix_plans();
+    const std::vector<host::MatrixPlan> plans = cluster_test::matrix_plans();
     std::atomic<int> killed{0};
     std::atomic<bool> matrix_done{false};
     std::thread killer([&] {

@@ -4,9 +4,11 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "plan_builder.h"
 #include "shared_data.h"
@@ -56,6 +58,15 @@ int qemu_children() {
     }
     closedir(d);
     return n;
+}
+
+bool no_qemu_left() {
+    int quiet_ms = 0;
+    for (int i = 0; i < 400 && quiet_ms < 400; i++) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        quiet_ms = qemu_children() == 0 ? quiet_ms + 25 : 0;
+    }
+    return quiet_ms >= 400;
 }
 
 std::vector<uint8_t> corpus(const std::string &file) {

@@ -23,6 +23,12 @@ emu::Paths paths_without_counts();
 // Our own child processes that are QEMU (from /proc).
 int qemu_children();
 
+// True once no QEMU child has been seen for 400 ms in a row (within 10 s).
+// A cancelled server notices within its 50 ms polling and kills what runs,
+// but a worker may still be starting a QEMU, so "none left" must hold for
+// eight polling periods, not at one glance.
+bool no_qemu_left();
+
 std::vector<uint8_t> corpus(const std::string &file);
 
 // A float32 plan: one RELU on [1,128,256,4] (512 KiB in, 512 KiB out).

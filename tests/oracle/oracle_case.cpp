@@ -166,25 +166,39 @@ bool check_plan(const OracleRun &want, const std::vector<uint8_t> &plan, const s
     return true;
 }
 
-}  // namespace
-
-CaseResult run_case(const Case &c, const CasePlan &cp) {
-    CaseResult res;
-    const OracleRun want = run_tflm(c.model, c.input);
+// TFLite Micro's outputs for the case and our reading of its model; false
+// (with the verdict in `res`) when either cannot be had.
+bool oracle_and_model(const Case &c, OracleRun &want, tflite::Model &m, CaseResult &res) {
+    want = run_tflm(c.model, c.input);
     if (!want.ok) {
         res.verdict = Verdict::OracleRefused;
         res.detail = want.error;
-        return res;
+        return false;
     }
-    tflite::Model m;
     try {
         m = tflite::read_model(c.model);
     } catch (const tflite::ReadError &e) {
         // Our reader refusing a file TFLite Micro ran is a mismatch of ours.
         res.verdict = Verdict::Mismatch;
         res.detail = std::string("the TFLite reader refused it: ") + e.what();
-        return res;
+        return false;
     }
+    return true;
+}
+
+void set_refused(CaseResult &res, const import::ImportError &e) {
+    res.verdict = Verdict::Refused;
+    res.refusal = import::refusal_name(e.refusal.kind);
+    res.detail = e.what();
+}
+
+}  // namespace
+
+CaseResult run_case(const Case &c, const CasePlan &cp) {
+    CaseResult res;
+    OracleRun want;
+    tflite::Model m;
+    if (!oracle_and_model(c, want, m, res)) return res;
     for (uint32_t budget : cp.budgets) {
         import::Options io;
         io.fast_budget = budget;
@@ -192,9 +206,7 @@ CaseResult run_case(const Case &c, const CasePlan &cp) {
         try {
             plan = import::import_model(m, io);
         } catch (const import::ImportError &e) {
-            res.verdict = Verdict::Refused;
-            res.refusal = import::refusal_name(e.refusal.kind);
-            res.detail = e.what();
+            set_refused(res, e);
             return res;
         }
         if (!check_plan(want, plan.plan, c.input, "budget " + std::to_string(budget), res)) return res;
@@ -204,20 +216,9 @@ CaseResult run_case(const Case &c, const CasePlan &cp) {
 
 CaseResult run_compiled_case(const Case &c, const std::vector<uint32_t> &budgets) {
     CaseResult res;
-    const OracleRun want = run_tflm(c.model, c.input);
-    if (!want.ok) {
-        res.verdict = Verdict::OracleRefused;
-        res.detail = want.error;
-        return res;
-    }
+    OracleRun want;
     tflite::Model m;
-    try {
-        m = tflite::read_model(c.model);
-    } catch (const tflite::ReadError &e) {
-        res.verdict = Verdict::Mismatch;
-        res.detail = std::string("the TFLite reader refused it: ") + e.what();
-        return res;
-    }
+    if (!oracle_and_model(c, want, m, res)) return res;
     for (uint32_t budget : budgets) {
         compile::Options co;
         co.fast_budget = budget;
@@ -225,9 +226,7 @@ CaseResult run_compiled_case(const Case &c, const std::vector<uint32_t> &budgets
         try {
             plan = compile::compile_model(m, co);
         } catch (const import::ImportError &e) {
-            res.verdict = Verdict::Refused;
-            res.refusal = import::refusal_name(e.refusal.kind);
-            res.detail = e.what();
+            set_refused(res, e);
             return res;
         } catch (const compile::BudgetError &) {
             ++res.below_floor;  // a budget under the model's floor: nothing to run
@@ -244,6 +243,7 @@ CaseResult run_compiled_case(const Case &c, const std::vector<uint32_t> &budgets
         if (!check_plan(want, plan.plan, c.input, label, res)) return res;
         ++res.compiled;
         res.tiled_stages += plan.report.tiled;
+        res.chains += plan.report.chains;
     }
     return res;
 }

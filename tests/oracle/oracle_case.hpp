@@ -16,6 +16,13 @@ namespace tigris::oracle {
 bool have_tflm();
 const char *tflm_missing_reason();
 
+// In a gtest body: skip, saying why, when the oracle was not built.
+#define REQUIRE_TFLM()                                                                                \
+    do {                                                                                              \
+        if (!::tigris::oracle::have_tflm())                                                           \
+            GTEST_SKIP() << "TFLite Micro oracle not built: " << ::tigris::oracle::tflm_missing_reason(); \
+    } while (0)
+
 // What TFLite Micro made of a model.
 struct OracleRun {
     bool ok = false;
@@ -46,7 +53,7 @@ struct CaseResult {
     int runs = 0;         // plan runs compared
     // run_compiled_case: budgets compiled and checked, budgets refused as
     // below the model's floor, and the tiled stages of the compiled plans.
-    int compiled = 0, below_floor = 0, tiled_stages = 0;
+    int compiled = 0, below_floor = 0, tiled_stages = 0, chains = 0;
 };
 
 // Which plans and runs a case makes.

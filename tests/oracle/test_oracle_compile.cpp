@@ -70,5 +70,21 @@ TEST(OracleCompile, GeneratedModelsMatchAtRandomBudgets) {
     EXPECT_GE(compiled, 8);
 }
 
+// The example the viewer opens first (service/tools/write_example_model.cpp,
+// compiled by the build): its compiled plans must show what TiGrIS does
+// (streamed chains, multi-operator stages) and give TFLite Micro's bytes at
+// the build's budget, around it and at the model's floor.
+TEST(OracleCompile, ExampleModelHasChainsAndMatches) {
+    if (!have_tflm()) GTEST_SKIP() << "TFLite Micro oracle not built: " << tflm_missing_reason();
+    const std::vector<uint8_t> model = tigris_test::read_file(TIGRIS_EXAMPLE_MODEL);
+    ASSERT_FALSE(model.empty()) << "the build did not write " << TIGRIS_EXAMPLE_MODEL;
+    const ModelCase mc = case_of_model("example_mobilenet", model, 1);
+    ASSERT_TRUE(mc.ok) << "TFLite Micro cannot prepare the example: " << mc.error;
+    const CaseResult r = run_compiled_case(mc.c, {4608, 8192, 12288, 16384, 32768, 65536});
+    EXPECT_EQ(r.verdict, Verdict::Match) << verdict_name(r.verdict) << ": " << r.detail;
+    EXPECT_EQ(r.compiled, 6);
+    EXPECT_GE(r.chains, 6);
+}
+
 }  // namespace
 }  // namespace tigris::oracle

@@ -18,11 +18,6 @@
 namespace tigris::oracle {
 namespace {
 
-#define REQUIRE_TFLM()                                                                       \
-    do {                                                                                     \
-        if (!have_tflm()) GTEST_SKIP() << "TFLite Micro oracle not built: " << tflm_missing_reason(); \
-    } while (0)
-
 // Seeds per (kind, dtype) in CI: 118 (kind, dtype) pairs x 200 seeds = 23,600 cases
 // (about two seconds: the models are small).
 constexpr uint64_t kSeedsPerKind = 200;

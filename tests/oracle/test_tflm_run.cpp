@@ -18,11 +18,6 @@ namespace fs = std::filesystem;
 namespace tigris::oracle {
 namespace {
 
-#define REQUIRE_TFLM()                                                                       \
-    do {                                                                                     \
-        if (!have_tflm()) GTEST_SKIP() << "TFLite Micro oracle not built: " << tflm_missing_reason(); \
-    } while (0)
-
 class TflmRun : public testing::Test {
 protected:
     void SetUp() override {

@@ -112,6 +112,41 @@ TEST(IfaceBytes, PairsWithoutAConversionHaveNone) {
     EXPECT_EQ(tigris_output_read(plan, &m.mem, out, buf, 16), TIGRIS_ERR_BAD_INTERFACE);
 }
 
+// ---- all inputs / outputs at once ----
+
+// Two int8 inputs (the second read as uint8 at the boundary) and an int32
+// output read as int64: one concatenated buffer each way, in the plan's order.
+TEST(IfaceAll, ConcatenatedInputsAndOutputsInPlanOrder) {
+    MiniPlan mp;
+    uint16_t q = mp.quant_param(0.5f, 0);
+    uint16_t a = mp.tensor(TIGRIS_DTYPE_INT8, {4}, IN, q);
+    uint16_t b = mp.tensor(TIGRIS_DTYPE_INT8, {2}, IN, q, TIGRIS_DTYPE_UINT8);
+    uint16_t y = mp.tensor(TIGRIS_DTYPE_INT32, {2}, OUT, TIGRIS_NONE16, TIGRIS_DTYPE_INT64);
+    const tigris_plan_t *plan = mp.get();
+    EXPECT_EQ(tigris_inputs_bytes(plan), 6u);
+    EXPECT_EQ(tigris_outputs_bytes(plan), 16u);
+    EXPECT_EQ(tigris_inputs_bytes(nullptr), 0u);
+    Mem m((uint16_t)mp.tensors.size());
+    const uint8_t in[6] = {1, 2, 3, 4, 130, 126};  // b: uint8 130, 126 -> int8 2, -2
+    EXPECT_EQ(tigris_inputs_write(plan, &m.mem, in, 5), TIGRIS_ERR_BAD_SIZE);
+    EXPECT_EQ(m.ptrs[a], nullptr) << "a refused write placed an input";
+    EXPECT_EQ(tigris_inputs_write(plan, nullptr, in, 6), TIGRIS_ERR_NULL);
+    ASSERT_EQ(tigris_inputs_write(plan, &m.mem, in, 6), TIGRIS_OK);
+    EXPECT_EQ(std::memcmp(m.ptrs[a], in, 4), 0);
+    const int8_t *bp = static_cast<const int8_t *>(m.ptrs[b]);
+    EXPECT_EQ(bp[0], 2);
+    EXPECT_EQ(bp[1], -2);
+
+    ASSERT_EQ(tigris_mem_alloc_slow(&m.mem, y, 8), TIGRIS_MEM_OK);  // where the run left the output
+    const int32_t yv[2] = {-7, 9};
+    std::memcpy(m.ptrs[y], yv, sizeof yv);
+    int64_t out[2] = {};
+    EXPECT_EQ(tigris_outputs_read(plan, &m.mem, out, 8), TIGRIS_ERR_BAD_SIZE);
+    ASSERT_EQ(tigris_outputs_read(plan, &m.mem, out, sizeof out), TIGRIS_OK);
+    EXPECT_EQ(out[0], -7);
+    EXPECT_EQ(out[1], 9);
+}
+
 // ---- conversions ----
 
 #if TIGRIS_ENABLE_F32

@@ -279,9 +279,7 @@ EMSCRIPTEN_KEEPALIVE uint32_t tw_default_slow(const tw_ctx *c) {
 
 EMSCRIPTEN_KEEPALIVE uint32_t tw_input_bytes(const tw_ctx *c) {
     if (!c || c->load_error != TIGRIS_OK) return 0;
-    uint32_t n = 0;
-    for (uint8_t i = 0; i < c->plan.header->num_model_inputs; i++) n += tigris_iface_bytes(&c->plan, c->plan.model_inputs[i]);
-    return n;
+    return tigris_inputs_bytes(&c->plan);
 }
 
 /* One run; backend 0 = by data dtype, 1 = f32, 2 = s8. Returns 0 or an
@@ -317,15 +315,9 @@ EMSCRIPTEN_KEEPALIVE int tw_run(tw_ctx *c, uint32_t fast, uint32_t slow, int bac
     if (trace) tigris_mem_set_trace(&mem, on_event, c);
     c->fast_size = fast;
     c->slow_size = slow;
-    uint32_t at = 0;
-    for (uint8_t i = 0; i < p->header->num_model_inputs; i++) {
-        uint16_t t = p->model_inputs[i];
-        uint32_t n = tigris_iface_bytes(p, t);
-        if (tigris_input_write(p, &mem, t, in + at, n) != TIGRIS_OK) {
-            rc = TW_ERR_INPUT;
-            goto out;
-        }
-        at += n;
+    if (tigris_inputs_write(p, &mem, in, in_len) != TIGRIS_OK) {
+        rc = TW_ERR_INPUT;
+        goto out;
     }
     /* Plans with state start every run from the plan's initial values. */
     size_t st_len = tigris_state_required(p);
@@ -346,22 +338,15 @@ EMSCRIPTEN_KEEPALIVE int tw_run(tw_ctx *c, uint32_t fast, uint32_t slow, int bac
     c->fast_peak = mem.fast_peak;
     c->slow_peak = mem.slow_peak;
     if (rc != TIGRIS_EXEC_OK) goto out;
-    uint32_t total = 0;
-    for (uint8_t i = 0; i < p->header->num_model_outputs; i++) total += tigris_iface_bytes(p, p->model_outputs[i]);
+    uint32_t total = tigris_outputs_bytes(p);
     c->outputs = malloc(total ? total : 1);
     if (!c->outputs) {
         rc = TW_ERR_ALLOC;
         goto out;
     }
-    at = 0;
-    for (uint8_t i = 0; i < p->header->num_model_outputs; i++) {
-        uint16_t t = p->model_outputs[i];
-        uint32_t n = tigris_iface_bytes(p, t);
-        if (tigris_output_read(p, &mem, t, c->outputs + at, n) != TIGRIS_OK) {
-            rc = TW_ERR_OUTPUT;
-            goto out;
-        }
-        at += n;
+    if (tigris_outputs_read(p, &mem, c->outputs, total) != TIGRIS_OK) {
+        rc = TW_ERR_OUTPUT;
+        goto out;
     }
     c->outputs_len = total;
 out:

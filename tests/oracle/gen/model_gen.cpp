@@ -12,11 +12,17 @@
 #include <set>
 #include <sstream>
 
-#include "model_builder.hpp"
+#include "tigris_export/model_builder.hpp"
 
 namespace tigris::oracle {
 
 namespace {
+
+namespace tfl = tigris::tflite;
+namespace op = exporter::op;
+namespace opt = exporter::opt;
+using exporter::ModelBuilder;
+using exporter::Quant;
 
 using TT = tfl::TensorType;
 using Shape = std::vector<int32_t>;

@@ -101,7 +101,7 @@ TfliteEvalResult tflite_evaluate(const tfl::Model &m, std::span<const uint8_t> i
     const tigris::host::RunResult r = tigris::host::run_plan(plan, in, ro);
     if (!r.ok()) {
         std::string where;
-        if (r.error_name == "execution" && calls > 0 && calls <= r.op_names.size())
+        if (r.step == tigris::host::RunStep::Execution && calls > 0 && calls <= r.op_names.size())
             where = " at plan operator " + std::to_string(calls - 1) + " (" + r.op_names[calls - 1] + ")";
         throw TfliteEvalError("the int8 reference run failed (" + r.error_name + ")" + where + ": " + r.error);
     }

@@ -103,6 +103,14 @@ struct JobResult {
     bool ok() const { return status == Status::Ok; }
 };
 
+// A result that is only a status and its message (a job that never ran).
+inline JobResult job_failed(JobResult::Status s, std::string msg) {
+    JobResult r;
+    r.status = s;
+    r.error = std::move(msg);
+    return r;
+}
+
 const char *status_name(JobResult::Status s);
 
 // Runs one job synchronously. `cancel` is polled while QEMU runs; the QEMU

@@ -44,14 +44,32 @@ struct RunOptions {
     std::function<uint8_t *(size_t index, uint32_t n)> output_to;
 };
 
+// The step of a run that refused it. Callers decide by the step (and the
+// core's code), never by the text: the gRPC service maps it to a status code.
+enum class RunStep {
+    None,
+    Plan,        // the loader refused the plan
+    Backend,     // the backend cannot run this plan (f32 on an int8 plan)
+    InputSize,   // the inputs do not match the model interface
+    ArenaLimit,  // the arenas asked for exceed the caller's limit
+    MemoryInit,  // tigris_mem_init refused the arenas
+    Input,       // writing a model input
+    State,       // setting up the plan's persistent state
+    Execution,   // the executor
+    Output,      // reading a model output
+};
+
+// The step's name as users and reports see it ("plan refused", "bad input
+// size", "arena limit", "memory init", "input", "state", "execution", ...).
+const char *run_step_name(RunStep step);
+
 struct RunResult {
     // kind: Ok; Refused (plan refused, bad input size, run error: exit 2);
     // Io (file unreadable, dump dir unwritable: exit 1).
     enum class Kind { Ok, Refused, Io } kind = Kind::Ok;
     std::string error;  // what went wrong, phrased so a user can act on it
-    std::string error_name;
-    // Refused runs: which step refused ("plan refused", "bad input size",
-    // "memory init", "input", "execution", "output") and the core's code.
+    RunStep step = RunStep::None;  // Refused runs: the step that refused
+    std::string error_name;        // run_step_name(step)
     int core_error = 0;     // tigris_error_t or tigris_exec_error_t of that step
     bool stopped = false;   // should_stop() ended the run
     bool trace_overflow = false;  // max_trace_events reached: the run was stopped

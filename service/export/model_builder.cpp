@@ -1,12 +1,12 @@
 // model_builder.cpp - see model_builder.hpp.
-#include "model_builder.hpp"
+#include "tigris_export/model_builder.hpp"
 
 #include <cstring>
 #include <memory>
 
 #include "tigris_export/writer.hpp"
 
-namespace tigris::oracle {
+namespace tigris::exporter {
 
 ModelBuilder::ModelBuilder() {
     m_.version = 3;
@@ -103,4 +103,4 @@ void ModelBuilder::io(std::vector<int32_t> inputs, std::vector<int32_t> outputs)
 
 std::vector<uint8_t> ModelBuilder::write() const { return exporter::write_model(m_); }
 
-}  // namespace tigris::oracle
+}  // namespace tigris::exporter

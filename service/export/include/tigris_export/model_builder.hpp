@@ -1,5 +1,6 @@
 // model_builder.hpp - a TFLite model assembled in memory and written with the
-// project's own writer (tigris_export), for the seeded model generator.
+// project's own writer: the oracle's seeded model generator and the example
+// model the build compiles for the viewer are made with it.
 // Option tables are set field by field with the schema's field ids, as the
 // writer stores them (see docs/tflm-arena.md A10 for the ids it knows).
 #pragma once
@@ -10,7 +11,7 @@
 
 #include "tigris_tflite/model.hpp"
 
-namespace tigris::oracle {
+namespace tigris::exporter {
 
 namespace tfl = tigris::tflite;
 
@@ -82,4 +83,4 @@ private:
     tfl::Model m_;
 };
 
-}  // namespace tigris::oracle
+}  // namespace tigris::exporter
