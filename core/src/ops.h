@@ -54,4 +54,26 @@ static inline int tigris__op_takes_activation(uint8_t t) { return tigris__op_has
 static inline int tigris__op_needs_no_family(uint8_t t) { return tigris__op_has(t, OC_NOFAM); }
 static inline int tigris__op_s8_needs_float(uint8_t t) { return tigris__op_has(t, OC_S8_FLOAT); }
 
+/* Concatenation's joined axis as the kernel reads it: rank 4 keeps the old
+ * meaning of 0 (the channel axis). */
+static inline uint32_t tigris__concat_axis(const tigris_op_t *op, uint32_t rank) {
+    uint32_t axis = op->spatial.kernel_h;
+    return rank == 4 && axis == 0 ? 3u : axis;
+}
+
+/* May op run on a band of rows of a rank-4 stage (a stripe or a chain
+ * member)? Its class must allow it, and a Concatenation must join the last
+ * axis: under a band the kernel copies each input's band rows whole, which
+ * only a join along the innermost axis keeps in order. Loader and executor
+ * ask the same question here. */
+static inline int tigris__op_bands_by_height(const tigris_plan_t *plan, const tigris_op_t *op) {
+    if (!tigris__op_is_height_tiling(op->op_type)) return 0;
+    if (op->op_type == TIGRIS_OP_CONCAT) {
+        if (op->num_outputs < 1) return 0;
+        uint32_t rank = plan->tensors[tigris_op_outputs(plan, op)[0]].ndim;
+        return rank >= 1 && tigris__concat_axis(op, rank) == rank - 1u;
+    }
+    return 1;
+}
+
 #endif /* TIGRIS_OPS_H */

@@ -156,6 +156,19 @@ TEST(LoaderStages, SpatialOpsPerChainedStageAtBuildLimitLoad) {
     EXPECT_EQ(req.chain_stages, 2u);
 }
 
+// A chain member runs on bands of rows; a Concatenation there must join the
+// last axis, the one join a band keeps in order (a fuzz finding: a chain
+// with a one-input CONCAT along rows loaded and then failed in the kernel).
+TEST(LoaderStages, ChainedConcatMustJoinTheLastAxis) {
+    for (uint16_t axis : {0, 1, 2, 3}) {
+        PlanBuilder b = pool_chain(1);
+        b.ops[1].op_type = TIGRIS_OP_CONCAT;  // the member's Relu becomes a one-input concat
+        b.ops[1].spatial = PlanBuilder::spatial(axis, 0, 0, 0, 0, 0, 0, 0);
+        // 0 is the channel axis at rank 4 (the old meaning), as 3 is.
+        EXPECT_LOAD(b.build(), axis == 0 || axis == 3 ? TIGRIS_OK : TIGRIS_ERR_CHAIN_BAND) << "axis " << axis;
+    }
+}
+
 TEST(LoaderStages, RequiredLimitsOfAValidPlan) {
     tigris_plan_limits_t req{};
     ASSERT_EQ(err_name(load_plan(PlanBuilder::conv_chain(9).build(), &req)), err_name(TIGRIS_OK));

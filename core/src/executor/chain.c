@@ -47,7 +47,7 @@ static tigris_exec_error_t describe(chain_t *c) {
         for (k = 0; k < st->ops_count; k++) {
             const tigris_op_t *op = &plan->ops[ops[k]];
             uint8_t ty = op->op_type;
-            if (!tigris__op_is_height_tiling(ty) || ty == TIGRIS_OP_CONV_TRANSPOSE || ty == TIGRIS_OP_RESIZE ||
+            if (!tigris__op_bands_by_height(plan, op) || ty == TIGRIS_OP_CONV_TRANSPOSE || ty == TIGRIS_OP_RESIZE ||
                 ty == TIGRIS_OP_RESIZE_LINEAR)
                 return TIGRIS_EXEC_ERR_TILE;
             if (ty == TIGRIS_OP_CONCAT) rec[TXM_HAS_CAT] = 1;

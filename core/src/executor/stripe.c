@@ -15,13 +15,14 @@ int tx_stage_stripe_ok(const tigris_plan_t *plan, const tigris_stage_t *st, int 
     uint32_t k, nconv1d = 0, nbinary = 0, nspatial = 0;
     if (st->chain_len >= 2) return 0;
     for (k = 0; k < st->ops_count; k++) {
-        uint8_t ty = plan->ops[ops[k]].op_type;
+        const tigris_op_t *op = &plan->ops[ops[k]];
+        uint8_t ty = op->op_type;
         if (rank == 3) {
             if (ty == TIGRIS_OP_CONV1D) nconv1d++;
             else if (tigris__op_is_binary(ty)) nbinary++;
             else if (!tigris__op_is_unary(ty)) return 0;
         } else if (rank == 4) {
-            if (!tigris__op_is_height_tiling(ty)) return 0;
+            if (!tigris__op_bands_by_height(plan, op)) return 0;
             if (tigris__op_is_stripe_spatial(ty)) nspatial++;
         } else {
             return 0;

@@ -184,6 +184,58 @@ static inline void tk_taps(int32_t base, int32_t taps, int32_t d, int32_t e, int
     *hi = h;
 }
 
+/* ---- Operands of the spatial families, checked once for every backend ---- */
+
+/* Conv2D / DepthwiseConv2D (and the 1-D and transposed forms built on them):
+ * everything a kernel of any backend reads, checked against the plan before
+ * a byte is touched. Weights are [oc][kh][kw][ic] (depthwise [kh][kw][oc]),
+ * the bias oc little-endian words of the data dtype (int32 for int8). */
+typedef struct {
+    tk_view_t in, out;
+    tk_geom_t g;
+    int32_t mult;         /* depthwise channel multiplier; 1 otherwise */
+    const void *w;
+    const uint8_t *bias;  /* NULL when the op has none */
+    const void *x;
+    void *y;
+} tk_conv_args_t;
+
+/* From the op's first input and output in `dtype` (FLOAT32 or INT8); an int8
+ * per-channel output record must cover every output channel. 0, or -1 on
+ * anything the kernels cannot run. */
+int tk_conv_args(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_mem_t *mem, uint8_t dtype,
+                 int depthwise, tk_conv_args_t *a);
+
+/* The same from views the caller reshaped (the 1-D conv's rank-3 tensors
+ * seen as NHWC with W = 1): tensors ii and oi hold the data. */
+int tk_conv_args_views(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_mem_t *mem, int32_t ii,
+                       int32_t oi, const tk_view_t *iv, const tk_view_t *ov, int depthwise, tk_conv_args_t *a);
+
+/* FullyConnected: nb rows of ic inputs to oc outputs (tk_fc_geom), weights
+ * [oc][ic], bias as for convolutions. */
+typedef struct {
+    tk_view_t in, out;
+    int32_t nb, ic, oc;
+    const void *w;
+    const uint8_t *bias;
+    const void *x;
+    void *y;
+} tk_fc_args_t;
+
+int tk_fc_args(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_mem_t *mem, uint8_t dtype,
+               tk_fc_args_t *a);
+
+/* MaxPool2D / AveragePool2D: the window geometry (channels kept). */
+typedef struct {
+    tk_view_t in, out;
+    tk_geom_t g;
+    const void *x;
+    void *y;
+} tk_pool_args_t;
+
+int tk_pool_args(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_mem_t *mem, uint8_t dtype,
+                 tk_pool_args_t *a);
+
 /* ---- Pointwise ops under a band ---- */
 
 /* Row layout of tensor v under the band in mem->tile: elements per band row,

@@ -299,13 +299,14 @@ static void stripe_allow(const tigris_plan_t *p, const tigris_stage_t *st, tigri
     }
     if (st->ops_count == 0) return;
     for (k = 0; k < st->ops_count; k++) {
-        uint8_t t = p->ops[tigris__stage_op(p, st, k)].op_type;
+        const tigris_op_t *op = &p->ops[tigris__stage_op(p, st, k)];
+        uint8_t t = op->op_type;
         if (sh->common_rank == 3) {
             if (t == TIGRIS_OP_CONV1D) conv1d++;
             else if (tigris__op_is_binary(t)) binary++;
             else if (!tigris__op_is_unary(t)) return;
         } else if (sh->common_rank == 4) {
-            if (!tigris__op_is_height_tiling(t)) return;
+            if (!tigris__op_bands_by_height(p, op)) return;
             if (tigris__op_is_stripe_spatial(t)) spatial++;
         } else {
             return;

@@ -68,6 +68,8 @@ tigris_error_t tigris__ld_chain_band(const tigris__ld_t *ld, uint16_t head) {
             const tigris_op_t *op = &p->ops[tigris__stage_op(p, st, k)];
             uint16_t out0;
             if (op->num_inputs == 0 || op->num_outputs == 0) return TIGRIS_ERR_CHAIN_BAND;
+            /* The executor runs every member op on a band of rows. */
+            if (!tigris__op_bands_by_height(p, op)) return TIGRIS_ERR_CHAIN_BAND;
             out0 = tigris__op_out(p, op, 0);
             for (i = 0; i < op->num_outputs; i++)
                 if (!row_banded(p, tigris__op_out(p, op, i))) return TIGRIS_ERR_CHAIN_BAND;

@@ -139,43 +139,21 @@ static void conv_plain(const tk_geom_t *gp, const float *x, float *y, const floa
     }
 }
 
-static int conv_core(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int32_t ii, int32_t oi,
-                     const tk_view_t *ivp, const tk_view_t *ovp, int depthwise) {
-    tk_view_t iv = *ivp, ov = *ovp;
-    tk_geom_t g;
-    if (tk_geom(op, mem, &iv, &ov, &g)) return -1;
-    int32_t mult = 1;
-    uint64_t wcount;
-    if (depthwise) {
-        if (g.oc % g.ic) return -1;
-        mult = g.oc / g.ic;
-        wcount = (uint64_t)g.kh * (uint64_t)g.kw * (uint64_t)g.oc;
-    } else {
-        wcount = (uint64_t)g.oc * (uint64_t)g.kh * (uint64_t)g.kw * (uint64_t)g.ic;
-    }
-    if (wcount * 4u > 0xFFFFFFFFu) return -1;
-    const float *w = (const float *)tk_weight(plan, op->weight_idx, (uint32_t)(wcount * 4u));
-    const uint8_t *bias = NULL;
-    if (op->bias_idx != TIGRIS_NONE16) {
-        bias = (const uint8_t *)tk_weight(plan, op->bias_idx, (uint32_t)g.oc * 4u);
-        if (!bias) return -1;
-    }
-    const float *x = (const float *)tk_buf(mem, ii);
-    float *y = (float *)tk_buf(mem, oi);
-    if (!w || !x || !y) return -1;
-    if (!depthwise && (uint64_t)g.kw * (uint64_t)g.ic <= CONV_CHUNK)
-        conv_blocked(&g, x, y, w, bias, op->fused_act);
+/* Runs the checked operands of a Conv2D / DepthwiseConv2D. */
+static void conv_run(const tigris_op_t *op, const tk_conv_args_t *a, int depthwise) {
+    const tk_geom_t *g = &a->g;
+    if (!depthwise && (uint64_t)g->kw * (uint64_t)g->ic <= CONV_CHUNK)
+        conv_blocked(g, (const float *)a->x, (float *)a->y, (const float *)a->w, a->bias, op->fused_act);
     else
-        conv_plain(&g, x, y, w, bias, depthwise, mult, op->fused_act);
-    return 0;
+        conv_plain(g, (const float *)a->x, (float *)a->y, (const float *)a->w, a->bias, depthwise, a->mult,
+                   op->fused_act);
 }
 
 static int conv_like(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int depthwise) {
-    tk_view_t iv, ov;
-    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
-    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
-    if (iv.t->dtype != TIGRIS_DTYPE_FLOAT32 || ov.t->dtype != TIGRIS_DTYPE_FLOAT32) return -1;
-    return conv_core(plan, op, mem, ii, oi, &iv, &ov, depthwise);
+    tk_conv_args_t a;
+    if (tk_conv_args(plan, op, mem, TIGRIS_DTYPE_FLOAT32, depthwise, &a)) return -1;
+    conv_run(op, &a, depthwise);
+    return 0;
 }
 
 int tk_f32_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
@@ -193,23 +171,12 @@ int tk_f32_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
 int tk_f32_fully_connected(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
                            tigris_mem_t *mem) {
     (void)op_index;
-    tk_view_t iv, ov;
-    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
-    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
-    if (iv.t->dtype != TIGRIS_DTYPE_FLOAT32 || ov.t->dtype != TIGRIS_DTYPE_FLOAT32) return -1;
-    int32_t nb, ic, oc;
-    if (tk_fc_geom(&iv, &ov, mem, &nb, &ic, &oc)) return -1;
-    uint64_t wbytes = (uint64_t)oc * (uint64_t)ic * 4u;
-    if (wbytes > 0xFFFFFFFFu) return -1;
-    const float *w = (const float *)tk_weight(plan, op->weight_idx, (uint32_t)wbytes);
-    const uint8_t *bias = NULL;
-    if (op->bias_idx != TIGRIS_NONE16) {
-        bias = (const uint8_t *)tk_weight(plan, op->bias_idx, (uint32_t)oc * 4u);
-        if (!bias) return -1;
-    }
-    const float *x = (const float *)tk_buf(mem, ii);
-    float *y = (float *)tk_buf(mem, oi);
-    if (!w || !x || !y) return -1;
+    tk_fc_args_t a;
+    if (tk_fc_args(plan, op, mem, TIGRIS_DTYPE_FLOAT32, &a)) return -1;
+    const int32_t nb = a.nb, ic = a.ic, oc = a.oc;
+    const float *w = (const float *)a.w, *x = (const float *)a.x;
+    const uint8_t *bias = a.bias;
+    float *y = (float *)a.y;
     for (int32_t b = 0; b < nb; b++) {
         const float *xp = x + (size_t)b * ic;
         for (int32_t o = 0; o < oc; o++) {
@@ -251,7 +218,10 @@ int tk_f32_conv1d(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_
     if (iv.t->dtype != TIGRIS_DTYPE_FLOAT32 || ov.t->dtype != TIGRIS_DTYPE_FLOAT32) return -1;
     if (conv1d_views(plan, op, &iv, &ov, &op2)) return -1;
     if (mem->tile.active && (mem->tile.width_tiled || mem->tile.in_row_start || mem->tile.out_row_start)) return -1;
-    return conv_core(plan, &op2, mem, ii, oi, &iv, &ov, 0);
+    tk_conv_args_t a;
+    if (tk_conv_args_views(plan, &op2, mem, ii, oi, &iv, &ov, 0, &a)) return -1;
+    conv_run(&op2, &a, 0);
+    return 0;
 }
 
 /* ConvTranspose in gather form: output (oh, ow) takes input (ih, iw) through
@@ -260,25 +230,14 @@ int tk_f32_conv1d(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_
  * bias is added last. The executor never bands it: refused under a tile. */
 int tk_f32_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
     (void)op_index;
-    tk_view_t iv, ov;
-    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
-    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
-    if (iv.t->dtype != TIGRIS_DTYPE_FLOAT32 || ov.t->dtype != TIGRIS_DTYPE_FLOAT32) return -1;
     if (mem->tile.active) return -1;
-    tk_geom_t g;
-    if (tk_geom(op, mem, &iv, &ov, &g)) return -1;
+    tk_conv_args_t a;
+    if (tk_conv_args(plan, op, mem, TIGRIS_DTYPE_FLOAT32, 0, &a)) return -1;
+    const tk_geom_t g = a.g;
     if (g.dh != 1 || g.dw != 1) return -1;
-    uint64_t wcount = (uint64_t)g.oc * (uint64_t)g.kh * (uint64_t)g.kw * (uint64_t)g.ic;
-    if (wcount * 4u > 0xFFFFFFFFu) return -1;
-    const float *w = (const float *)tk_weight(plan, op->weight_idx, (uint32_t)(wcount * 4u));
-    const uint8_t *bias = NULL;
-    if (op->bias_idx != TIGRIS_NONE16) {
-        bias = (const uint8_t *)tk_weight(plan, op->bias_idx, (uint32_t)g.oc * 4u);
-        if (!bias) return -1;
-    }
-    const float *x = (const float *)tk_buf(mem, ii);
-    float *y = (float *)tk_buf(mem, oi);
-    if (!w || !x || !y) return -1;
+    const float *w = (const float *)a.w, *x = (const float *)a.x;
+    const uint8_t *bias = a.bias;
+    float *y = (float *)a.y;
     for (int32_t n = 0; n < g.n; n++) {
         for (int32_t oh = 0; oh < g.oh; oh++) {
             for (int32_t ow = 0; ow < g.ow; ow++) {

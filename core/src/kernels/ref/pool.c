@@ -24,15 +24,11 @@ static inline size_t pool_at(const tk_geom_t *g, int32_t n, int32_t iy, int32_t 
 }
 
 static int pool(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int is_max) {
-    tk_view_t iv, ov;
-    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
-    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
-    if (iv.t->dtype != TIGRIS_DTYPE_FLOAT32 || ov.t->dtype != TIGRIS_DTYPE_FLOAT32) return -1;
-    tk_geom_t g;
-    if (tk_geom(op, mem, &iv, &ov, &g) || g.ic != g.oc) return -1;
-    const float *x = (const float *)tk_buf(mem, ii);
-    float *y = (float *)tk_buf(mem, oi);
-    if (!x || !y) return -1;
+    tk_pool_args_t a;
+    if (tk_pool_args(plan, op, mem, TIGRIS_DTYPE_FLOAT32, &a)) return -1;
+    const tk_geom_t g = a.g;
+    const float *x = (const float *)a.x;
+    float *y = (float *)a.y;
     for (int32_t n = 0; n < g.n; n++) {
         for (int32_t oh = 0; oh < g.oh; oh++) {
             int32_t orow = oh + g.out_row0;

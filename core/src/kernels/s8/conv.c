@@ -197,33 +197,14 @@ static int conv_wide(const tigris_plan_t *plan, const tigris_op_t *op, const tk_
     return 0;
 }
 
-static int conv_core(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int32_t ii, int32_t oi,
-                     const tk_view_t *ivp, const tk_view_t *ovp, int depthwise) {
-    tk_view_t iv = *ivp, ov = *ovp;
-    tk_geom_t g;
-    if (tk_geom(op, mem, &iv, &ov, &g)) return -1;
-    int32_t mult = 1;
-    uint64_t wcount;
-    if (depthwise) {
-        if (g.oc % g.ic) return -1;
-        mult = g.oc / g.ic;
-        wcount = (uint64_t)g.kh * (uint64_t)g.kw * (uint64_t)g.oc;
-    } else {
-        wcount = (uint64_t)g.oc * (uint64_t)g.kh * (uint64_t)g.kw * (uint64_t)g.ic;
-    }
-    if (wcount > 0x7FFFFFFFu) return -1;
-    const int8_t *w = (const int8_t *)tk_weight(plan, op->weight_idx, (uint32_t)wcount);
-    const uint8_t *bias = NULL;
-    if (op->bias_idx != TIGRIS_NONE16) {
-        bias = (const uint8_t *)tk_weight(plan, op->bias_idx, (uint32_t)g.oc * 4u);
-        if (!bias) return -1;
-    }
-    const tigris_quant_param_t *oq = tigris_tensor_quant(plan, ov.t);
-    if (oq && oq->num_channels > 1 && oq->num_channels < g.oc) return -1;
-    const int8_t *x = (const int8_t *)tk_buf(mem, ii);
-    int8_t *y = (int8_t *)tk_buf(mem, oi);
-    if (!w || !x || !y) return -1;
-    s8_io_t io = {ov.t, tk_zero_point(plan, iv.t), tk_zero_point(plan, ov.t)};
+/* Runs the checked operands of a Conv2D / DepthwiseConv2D. */
+static int conv_run(const tigris_plan_t *plan, const tigris_op_t *op, const tk_conv_args_t *a, int depthwise) {
+    const tk_geom_t g = a->g;
+    const int32_t mult = a->mult;
+    const int8_t *w = (const int8_t *)a->w, *x = (const int8_t *)a->x;
+    const uint8_t *bias = a->bias;
+    int8_t *y = (int8_t *)a->y;
+    s8_io_t io = {a->out.t, tk_zero_point(plan, a->in.t), tk_zero_point(plan, a->out.t)};
     if (!depthwise && (uint64_t)g.kh * (uint64_t)g.kw * (uint64_t)g.ic <= S8_CHUNK)
         return conv_blocked(plan, op, &g, x, y, w, bias, &io);
     if (!depthwise) return conv_wide(plan, op, &g, x, y, w, bias, &io);
@@ -266,11 +247,9 @@ static int conv_core(const tigris_plan_t *plan, const tigris_op_t *op, tigris_me
 }
 
 static int conv_like(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int depthwise) {
-    tk_view_t iv, ov;
-    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
-    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
-    if (iv.t->dtype != TIGRIS_DTYPE_INT8 || ov.t->dtype != TIGRIS_DTYPE_INT8) return -1;
-    return conv_core(plan, op, mem, ii, oi, &iv, &ov, depthwise);
+    tk_conv_args_t a;
+    if (tk_conv_args(plan, op, mem, TIGRIS_DTYPE_INT8, depthwise, &a)) return -1;
+    return conv_run(plan, op, &a, depthwise);
 }
 
 int tk_s8_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
@@ -285,26 +264,13 @@ int tk_s8_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
 
 int tk_s8_fully_connected(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
     (void)op_index;
-    tk_view_t iv, ov;
-    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
-    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
-    if (iv.t->dtype != TIGRIS_DTYPE_INT8 || ov.t->dtype != TIGRIS_DTYPE_INT8) return -1;
-    int32_t nb, ic, oc;
-    if (tk_fc_geom(&iv, &ov, mem, &nb, &ic, &oc)) return -1;
-    uint64_t wcount = (uint64_t)oc * (uint64_t)ic;
-    if (wcount > 0x7FFFFFFFu) return -1;
-    const int8_t *w = (const int8_t *)tk_weight(plan, op->weight_idx, (uint32_t)wcount);
-    const uint8_t *bias = NULL;
-    if (op->bias_idx != TIGRIS_NONE16) {
-        bias = (const uint8_t *)tk_weight(plan, op->bias_idx, (uint32_t)oc * 4u);
-        if (!bias) return -1;
-    }
-    const tigris_quant_param_t *oq = tigris_tensor_quant(plan, ov.t);
-    if (oq && oq->num_channels > 1 && oq->num_channels < oc) return -1;
-    const int8_t *x = (const int8_t *)tk_buf(mem, ii);
-    int8_t *y = (int8_t *)tk_buf(mem, oi);
-    if (!w || !x || !y) return -1;
-    s8_io_t io = {ov.t, tk_zero_point(plan, iv.t), tk_zero_point(plan, ov.t)};
+    tk_fc_args_t a;
+    if (tk_fc_args(plan, op, mem, TIGRIS_DTYPE_INT8, &a)) return -1;
+    const int32_t nb = a.nb, ic = a.ic, oc = a.oc;
+    const int8_t *w = (const int8_t *)a.w, *x = (const int8_t *)a.x;
+    const uint8_t *bias = a.bias;
+    int8_t *y = (int8_t *)a.y;
+    s8_io_t io = {a.out.t, tk_zero_point(plan, a.in.t), tk_zero_point(plan, a.out.t)};
     int err = 0;
     for (int32_t b = 0; b < nb; b++) {
         const int8_t *xp = x + (size_t)b * ic;
@@ -339,7 +305,9 @@ int tk_s8_conv1d(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_i
     op2.spatial.stride_w = 1;
     op2.spatial.dilation_w = 1;
     op2.spatial.pad_left = op2.spatial.pad_right = 0;
-    return conv_core(plan, &op2, mem, ii, oi, &iv, &ov, 0);
+    tk_conv_args_t a;
+    if (tk_conv_args_views(plan, &op2, mem, ii, oi, &iv, &ov, 0, &a)) return -1;
+    return conv_run(plan, &op2, &a, 0);
 }
 
 /* ConvTranspose in gather form (TFLite's scatter gives the same int32 sums):
@@ -347,28 +315,15 @@ int tk_s8_conv1d(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_i
  * of (x - zp_in)*w, then the per-channel requantisation. Never banded. */
 int tk_s8_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem) {
     (void)op_index;
-    tk_view_t iv, ov;
-    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
-    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
-    if (iv.t->dtype != TIGRIS_DTYPE_INT8 || ov.t->dtype != TIGRIS_DTYPE_INT8) return -1;
     if (mem->tile.active) return -1;
-    tk_geom_t g;
-    if (tk_geom(op, mem, &iv, &ov, &g)) return -1;
+    tk_conv_args_t a;
+    if (tk_conv_args(plan, op, mem, TIGRIS_DTYPE_INT8, 0, &a)) return -1;
+    const tk_geom_t g = a.g;
     if (g.dh != 1 || g.dw != 1) return -1;
-    uint64_t wcount = (uint64_t)g.oc * (uint64_t)g.kh * (uint64_t)g.kw * (uint64_t)g.ic;
-    if (wcount > 0x7FFFFFFFu) return -1;
-    const int8_t *w = (const int8_t *)tk_weight(plan, op->weight_idx, (uint32_t)wcount);
-    const uint8_t *bias = NULL;
-    if (op->bias_idx != TIGRIS_NONE16) {
-        bias = (const uint8_t *)tk_weight(plan, op->bias_idx, (uint32_t)g.oc * 4u);
-        if (!bias) return -1;
-    }
-    const tigris_quant_param_t *oq = tigris_tensor_quant(plan, ov.t);
-    if (oq && oq->num_channels > 1 && oq->num_channels < g.oc) return -1;
-    const int8_t *x = (const int8_t *)tk_buf(mem, ii);
-    int8_t *y = (int8_t *)tk_buf(mem, oi);
-    if (!w || !x || !y) return -1;
-    s8_io_t io = {ov.t, tk_zero_point(plan, iv.t), tk_zero_point(plan, ov.t)};
+    const int8_t *w = (const int8_t *)a.w, *x = (const int8_t *)a.x;
+    const uint8_t *bias = a.bias;
+    int8_t *y = (int8_t *)a.y;
+    s8_io_t io = {a.out.t, tk_zero_point(plan, a.in.t), tk_zero_point(plan, a.out.t)};
     int err = 0;
     for (int32_t n = 0; n < g.n; n++)
         for (int32_t oh = 0; oh < g.oh; oh++)

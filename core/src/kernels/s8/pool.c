@@ -19,20 +19,16 @@ static int32_t div_round_away(int32_t v, int32_t c) {
 }
 
 static int pool(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int is_max) {
-    tk_view_t iv, ov;
-    int32_t ii = tk_in_idx(plan, op, 0), oi = tk_out_idx(plan, op, 0);
-    if (tk_view(plan, ii, &iv) || tk_view(plan, oi, &ov)) return -1;
-    if (iv.t->dtype != TIGRIS_DTYPE_INT8 || ov.t->dtype != TIGRIS_DTYPE_INT8) return -1;
-    tk_geom_t g;
-    if (tk_geom(op, mem, &iv, &ov, &g) || g.ic != g.oc) return -1;
-    const int8_t *x = (const int8_t *)tk_buf(mem, ii);
-    int8_t *y = (int8_t *)tk_buf(mem, oi);
-    if (!x || !y) return -1;
-    int same = same_quant(plan, iv.t, ov.t);
+    tk_pool_args_t a;
+    if (tk_pool_args(plan, op, mem, TIGRIS_DTYPE_INT8, &a)) return -1;
+    const tk_geom_t g = a.g;
+    const int8_t *x = (const int8_t *)a.x;
+    int8_t *y = (int8_t *)a.y;
+    int same = same_quant(plan, a.in.t, a.out.t);
     fx_real_t si = {0, 0}, so = {0, 0};
-    int32_t zi = tk_zero_point(plan, iv.t), zo = tk_zero_point(plan, ov.t);
-    if (!same && (fx_from_float_bits(tk_scale_bits(plan, iv.t), &si) ||
-                  fx_from_float_bits(tk_scale_bits(plan, ov.t), &so) || so.m == 0))
+    int32_t zi = tk_zero_point(plan, a.in.t), zo = tk_zero_point(plan, a.out.t);
+    if (!same && (fx_from_float_bits(tk_scale_bits(plan, a.in.t), &si) ||
+                  fx_from_float_bits(tk_scale_bits(plan, a.out.t), &so) || so.m == 0))
         return -1;
     for (int32_t n = 0; n < g.n; n++) {
         for (int32_t oh = 0; oh < g.oh; oh++) {
