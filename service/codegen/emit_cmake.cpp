@@ -60,6 +60,7 @@ if(TIGRIS_RUNTIME_SOURCE_DIR)
     message(FATAL_ERROR "TIGRIS_RUNTIME_SOURCE_DIR=${TIGRIS_RUNTIME_SOURCE_DIR} has no core/include/tigris.h")
   endif()
   file(GLOB _tigris_sources ${_tigris_core}/src/*.c ${_tigris_core}/src/loader/*.c ${_tigris_core}/src/executor/*.c
+       ${_tigris_core}/src/kernels/common/*.c ${_tigris_core}/src/kernels/any/*.c
        ${_tigris_core}/src/kernels/ref/*.c ${_tigris_core}/src/kernels/s8/*.c)
   set(_tigris_defs TIGRIS_ENABLE_F32=1 TIGRIS_ENABLE_S8=1)
 )~" + accel + R"~(  add_library(@N@_tigris_runtime STATIC ${_tigris_sources})

@@ -162,7 +162,7 @@ TEST(LoaderStages, SpatialOpsPerChainedStageAtBuildLimitLoad) {
 TEST(LoaderStages, ChainedConcatMustJoinTheLastAxis) {
     for (uint16_t axis : {0, 1, 2, 3}) {
         PlanBuilder b = pool_chain(1);
-        b.ops[1].op_type = TIGRIS_OP_CONCAT;  // the member's Relu becomes a one-input concat
+        b.ops[1].type = TIGRIS_OP_CONCAT;  // the member's Relu becomes a one-input concat
         b.ops[1].spatial = PlanBuilder::spatial(axis, 0, 0, 0, 0, 0, 0, 0);
         // 0 is the channel axis at rank 4 (the old meaning), as 3 is.
         EXPECT_LOAD(b.build(), axis == 0 || axis == 3 ? TIGRIS_OK : TIGRIS_ERR_CHAIN_BAND) << "axis " << axis;
