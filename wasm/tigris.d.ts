@@ -59,7 +59,7 @@ export interface Plan {
 
 export declare function openTigris(moduleArgs?: object): Promise<{ loadPlan(bytes: Uint8Array | ArrayBuffer): Plan }>;
 
-export interface CompileOptions { fast: number; slow?: number; full?: boolean; name?: string }
+export interface CompileOptions { fast: number; slow?: number; full?: boolean; quick?: boolean; name?: string }
 export interface CompileResult {
   status: 0 | 1 | 2 | 3;  // compiled, other error, model refused, budget not met
   report: any;            // `tigris analyze -m --json` + text, tflite_micro_text, tflm_layout; or {ok:false,error,message}

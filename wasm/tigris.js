@@ -142,12 +142,13 @@ export async function openTigris(moduleArgs = {}) {
 //
 // The model's floor and budget rows are kept between calls with the same
 // model and slow budget, so a new fast budget costs one compile; full: true
-// recomputes everything.
+// recomputes everything; quick: true on a new model gives only the schedule
+// at this budget and TFLite Micro's layout (report.partial), no floor or rows.
 export async function openCompiler(moduleArgs = {}) {
   const { default: createTigrisCompiler } = await import('./tigris_compiler.mjs');
   const M = await createTigrisCompiler(moduleArgs);
   return {
-    compile(model, { fast, slow = 0, full = false, name = 'model' } = {}) {
+    compile(model, { fast, slow = 0, full = false, quick = false, name = 'model' } = {}) {
       const u8 = model instanceof Uint8Array ? model : new Uint8Array(model);
       const p = M._malloc(Math.max(1, u8.length));
       M.HEAPU8.set(u8, p);
@@ -155,7 +156,7 @@ export async function openCompiler(moduleArgs = {}) {
       const np = M._malloc(nlen);
       M.stringToUTF8(name, np, nlen);
       const t0 = performance.now();
-      const status = M._tc_compile(p, u8.length, fast >>> 0, Number(slow) || 0, full ? 1 : 0, np);
+      const status = M._tc_compile(p, u8.length, fast >>> 0, Number(slow) || 0, (full ? 1 : 0) | (quick ? 2 : 0), np);
       const ms = performance.now() - t0;
       M._free(p);
       M._free(np);

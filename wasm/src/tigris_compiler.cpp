@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -80,14 +81,54 @@ void fail(const std::string &kind, const std::string &message) {
 int compile_call(const uint8_t *bytes, uint32_t len, uint32_t fast, double slow_d, int flags, const char *name) {
     const uint64_t slow = slow_d > 0 ? static_cast<uint64_t>(slow_d) : 0;
     const bool full = (flags & 1) != 0;
+    // TC_QUICK (2) on a model not analysed yet: the schedule at this budget
+    // and TFLite Micro's layout only ("partial": true), so the page can draw
+    // before the floor search and the budget rows (a later call does those).
+    const bool quick = (flags & 2) != 0;
     Cache &c = g_cache;
     const bool same = c.valid && c.slow == slow && c.model_bytes.size() == len &&
                       std::equal(c.model_bytes.begin(), c.model_bytes.end(), bytes);
     compile::Options co;
     co.fast_budget = fast;
     co.slow_budget = slow;
-    co.model_name = name ? name : "model";
+    // As the CLI names it: the file name in the report, without its extension in the plan.
+    const std::string file_name = name && *name ? name : "model";
+    co.model_name = file_name;
+    if (const size_t dot = co.model_name.rfind('.'); dot != std::string::npos && dot > 0) co.model_name.resize(dot);
     try {
+        if (quick && (!same || full)) {
+            c.valid = false;
+            tflite::Model m;
+            try {
+                m = tflite::read_model(std::span<const uint8_t>(bytes, len));
+            } catch (const tflite::ReadError &e) {
+                fail("unreadable", std::string("not a readable TFLite model: ") + e.what());
+                return 2;
+            }
+            compile::Analysis a;
+            g_plan.clear();
+            try {
+                compile::Result r = compile::compile_model(m, co);
+                a.main = std::move(r.report);
+                a.main_fits = true;
+                g_plan = std::move(r.plan);
+            } catch (const compile::BudgetError &e) {
+                a.main_why = e.what();
+            }
+            nlohmann::json j;
+            j["ok"] = true;
+            j["partial"] = true;
+            j["model"] = file_name;
+            j["operators"] = m.subgraphs.empty() ? 0 : m.subgraphs[0].operators.size();
+            j["tigris"] = compile::to_json(a);
+            j["tflite_micro"] = nlohmann::json::object();
+            j["text"] = compile::to_text(a, /*verbose=*/true);
+            j["tflm_layout"] = layout_json(m);
+            j["fast_budget"] = fast;
+            j["slow_budget"] = slow;
+            g_json = j.dump();
+            return a.main_fits ? 0 : 3;
+        }
         if (!same || full) {
             c.valid = false;
             c.model_bytes.assign(bytes, bytes + len);
@@ -146,7 +187,7 @@ int compile_call(const uint8_t *bytes, uint32_t len, uint32_t fast, double slow_
     }
     nlohmann::json j;
     j["ok"] = true;
-    j["model"] = co.model_name;
+    j["model"] = file_name;
     j["operators"] = c.model.subgraphs.empty() ? 0 : c.model.subgraphs[0].operators.size();
     j["tigris"] = compile::to_json(shown);
     j["tflite_micro"] = exporter::analyze_json(c.rows);

@@ -2,13 +2,15 @@
 // (tigris_compiler.wasm) against the CLI it is built from: for each model and
 // budget, `tigris analyze MODEL -m BUDGET --json` and the wasm report must
 // agree on everything under "tigris" (verdict, schedule, floor, budget rows)
-// and "tflite_micro", except the LZ4 plan size, which the wasm build does not
-// compute (no liblz4). The compiled plan must load in the wasm core and run
+// and "tflite_micro" except the LZ4 plan size, which the wasm build does not
+// compute (no liblz4), and the plan must be the bytes `tigris compile`
+// writes. The compiled plan must load in the wasm core and run
 // at its declared arena within it. Without the CLI (no host build) only the
 // wasm side is checked, and the test says so. Exit 77 when the models are absent.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import assert from 'node:assert/strict';
 
@@ -52,6 +54,11 @@ for (const [file, budgets] of CASES) {
       assert.deepEqual(mine, ref.tigris, `${file} at ${b}: analyze -m differs`);
       assert.deepEqual(r.report.tflite_micro, ref.tflite_micro, `${file} at ${b}: TFLite Micro rows differ`);
       assert.equal(r.report.operators, ref.operators);
+      // The plan itself: the bytes `tigris compile` writes.
+      const out = join(mkdtempSync(join(tmpdir(), 'tigris-compiler-')), 'plan.tgrs');
+      execFileSync(cli, ['compile', path, '-m', b, '-o', out]);
+      assert.ok(Buffer.from(r.plan).equals(readFileSync(out)), `${file} at ${b}: the plan differs from tigris compile's`);
+      rmSync(dirname(out), { recursive: true });
     }
     passed++;
   }

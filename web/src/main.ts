@@ -42,7 +42,7 @@ interface CompileResult {
   ms: number;
 }
 interface Compiler {
-  compile(model: Uint8Array, opt: { fast: number; slow?: number; full?: boolean; name?: string }): CompileResult;
+  compile(model: Uint8Array, opt: { fast: number; slow?: number; full?: boolean; quick?: boolean; name?: string }): CompileResult;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -55,7 +55,9 @@ let model: { bytes: Uint8Array; name: string } | null = null;
 let compiled: CompileResult | null = null;
 let compare: ArenaCompare | null = null;
 let selected: number | null = null;
-let lastTiming: { compileMs: number; totalMs: number } | null = null;
+type CompileMode = 'quick' | 'full' | 'budget';
+let lastTiming: { mode: CompileMode; compileMs: number; totalMs: number } | null = null;
+const timings: { mode: CompileMode; compileMs: number; totalMs: number }[] = [];
 interface Shown {
   run: RunResult;
   timeline: Timeline;
@@ -175,7 +177,9 @@ async function openModel(bytes: Uint8Array, name: string): Promise<void> {
   document.title = `TiGrIS viewer - ${model.name}`;
   const b = new URLSearchParams(location.search).get('budget');
   if (b) $<HTMLInputElement>('budget-fast').value = b;
-  await compileNow(true);
+  // First the schedule at this budget (drawn at once), then the floor search
+  // and the budget rows, which take longer (seconds on the larger models).
+  await compileNow('quick');
 }
 
 // The range control maps 0..1000 onto the budgets between the floor and the
@@ -195,7 +199,7 @@ function bytesToRange(b: number): number {
   return Math.max(0, Math.min(1000, Math.round((Math.log(b / lo) / Math.log(hi / lo)) * 1000)));
 }
 
-async function compileNow(full = false): Promise<void> {
+async function compileNow(mode: CompileMode = 'budget'): Promise<void> {
   if (!model) return;
   const fast = parseSize($<HTMLInputElement>('budget-fast').value);
   const slowText = $<HTMLInputElement>('budget-slow').value.trim();
@@ -208,7 +212,7 @@ async function compileNow(full = false): Promise<void> {
   let r: CompileResult;
   try {
     const c = await compilerModule();
-    r = c.compile(model.bytes, { fast, slow, full, name: model.name });
+    r = c.compile(model.bytes, { fast, slow, full: mode === 'full', quick: mode === 'quick', name: model.name });
   } catch (e) {
     showError(`${model.name}: ${(e as Error).message}`);
     return;
@@ -225,7 +229,7 @@ async function compileNow(full = false): Promise<void> {
   const verdict = $('verdict');
   verdict.className = t.fits ? 'fits' : 'nofit';
   verdict.textContent = t.fits ? t.verdict : `does not fit ${kib(fast)}: ${t.reason}`;
-  $('floor').textContent = t.floor.bytes
+  $('floor').textContent = rep.partial ? 'hard floor: finding it, and the budget rows...' : t.floor.bytes
     ? `hard floor ${kib(t.floor.bytes)} (${t.floor.bytes} B)${t.floor.set_by ? `: set by ${t.floor.set_by}` : ''}`
     : 'no budget meets this model';
   $('analysis').textContent = `${rep.model}   ${rep.operators} operators\n${rep.text}` +
@@ -246,9 +250,11 @@ async function compileNow(full = false): Promise<void> {
   } else {
     clearPlan();
   }
-  lastTiming = { compileMs: r.ms, totalMs: performance.now() - t0 };
+  lastTiming = { mode, compileMs: r.ms, totalMs: performance.now() - t0 };
+  timings.push(lastTiming);
   $('compile-time').textContent =
-    `compiled in ${r.ms.toFixed(0)} ms${full ? ' (with the floor and budget rows)' : ''}; compiled and redrawn in ${lastTiming.totalMs.toFixed(0)} ms`;
+    `compiled in ${r.ms.toFixed(0)} ms${mode === 'full' ? ' (with the floor and budget rows)' : ''}; compiled and redrawn in ${lastTiming.totalMs.toFixed(0)} ms`;
+  if (rep.partial) setTimeout(() => void compileNow('full'), 20);
 }
 
 function showPresets(t: any, rep: any): void {
@@ -553,9 +559,9 @@ $('input-mode').addEventListener('change', () => {
 $('run').addEventListener('click', () => run(false));
 $('compile').addEventListener('click', () => compileNow());
 for (const id of ['budget-fast', 'budget-slow']) {
-  $(id).addEventListener('keydown', (ev) => { if ((ev as KeyboardEvent).key === 'Enter') void compileNow(id === 'budget-slow'); });
+  $(id).addEventListener('keydown', (ev) => { if ((ev as KeyboardEvent).key === 'Enter') void compileNow(id === 'budget-slow' ? 'full' : 'budget'); });
 }
-$('budget-slow').addEventListener('change', () => compileNow(true));
+$('budget-slow').addEventListener('change', () => compileNow('full'));
 $('budget-range').addEventListener('input', () => {
   $<HTMLInputElement>('budget-fast').value = String(rangeToBytes(Number($<HTMLInputElement>('budget-range').value)));
 });
@@ -598,6 +604,8 @@ if (planUrl) {
   runs: () => shown.length,
   compiled: () => compiled?.report ?? null,
   timing: () => lastTiming,
+  timings: () => timings,
+  analysed: () => !!compiled?.report?.ok && !compiled.report.partial,
   fastPeak: () => (shown.length ? fastPeak(shown[shown.length - 1]) : null),
   plan: () => (plan ? { fastRequired: plan.fastRequired, stages: plan.summary.counts.stages } : null),
 };

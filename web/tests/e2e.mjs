@@ -177,7 +177,10 @@ async function modelPath(browser) {
   const t0 = Date.now();
   await page.goto(`${base}/?model=/models/${MODEL}&budget=64K`);
   await page.waitForSelector('#tensors-panel:not([hidden])', { timeout: 120000 });
-  console.log(`${MODEL}: opened, analysed and drawn at 64K in ${Date.now() - t0} ms (page load included)`);
+  const first = Date.now() - t0;
+  await page.waitForFunction(() => window.tigrisViewer.analysed(), null, { timeout: 120000 });
+  console.log(`${MODEL}: opened and drawn at 64K in ${first} ms, analysed (floor, budget rows) in ` +
+    `${Date.now() - t0} ms (page load included); ${JSON.stringify(await page.evaluate(() => window.tigrisViewer.timings()))}`);
   let lastVerdict = '';
   const check = async (budget) => {
     const ref = reference(budget);
