@@ -97,7 +97,13 @@ run_ctest() {
 configure_and_build() {
   local preset="$1"; shift
   local dir="$BUILD_ROOT/$preset"
-  check "configure-$preset" cmake --preset "$preset" -B "$dir" || return 1
+  local extra=()
+  # The wasm build's tests (wasm_compiler_vs_cli, web_e2e_chromium) compare the
+  # viewer's compiler with `tigris analyze -m` of this build root's host CLI.
+  if [ "$preset" = wasm ]; then
+    extra=("-DTIGRIS_HOST_CLI=$BUILD_ROOT/host/service/cli/tigris" "-DTIGRIS_SHARED_DIR=$SHARED")
+  fi
+  check "configure-$preset" cmake --preset "$preset" -B "$dir" "${extra[@]}" || return 1
   if [ $# -gt 0 ]; then
     check "build-$preset" cmake --build "$dir" -j "$JOBS" --target "$@"
   else

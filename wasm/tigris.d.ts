@@ -26,6 +26,7 @@ export interface PlanSummary {
   stages: { index: number; peak_bytes: number; chain_len: number; ops: number[] }[];
   memory: { budget: number; fast_arena_required: number; decompression_overhead: number; executor_workspace_bytes: number };
   tensor_names: string[]; op_names: string[];
+  tensors: TensorSummary[];  // every tensor, by index
 }
 
 export interface ExecStats {
@@ -57,3 +58,12 @@ export interface Plan {
 }
 
 export declare function openTigris(moduleArgs?: object): Promise<{ loadPlan(bytes: Uint8Array | ArrayBuffer): Plan }>;
+
+export interface CompileOptions { fast: number; slow?: number; full?: boolean; quick?: boolean; name?: string }
+export interface CompileResult {
+  status: 0 | 1 | 2 | 3;  // compiled, other error, model refused, budget not met
+  report: any;            // `tigris analyze -m --json` + text, tflite_micro_text, tflm_layout; or {ok:false,error,message}
+  plan: Uint8Array | null;
+  ms: number;
+}
+export declare function openCompiler(moduleArgs?: object): Promise<{ compile(model: Uint8Array | ArrayBuffer, opt: CompileOptions): CompileResult }>;

@@ -131,3 +131,39 @@ export async function openTigris(moduleArgs = {}) {
 
   return { loadPlan };
 }
+
+// The compiler (tigris_compiler.mjs + .wasm, loaded only when asked for):
+// `tigris compile` and `tigris analyze -m` built from the CLI's sources.
+//
+//   const compiler = await openCompiler();
+//   const r = compiler.compile(tfliteBytes, { fast: 16384, slow: 0, name: 'vww_96_int8' });
+//   r.status: 0 compiled, 3 budget not met, 2 model refused, 1 other error
+//   r.report: analyze -m's JSON (+ text, tflm_layout); r.plan: the .tgrs bytes or null
+//
+// The model's floor and budget rows are kept between calls with the same
+// model and slow budget, so a new fast budget costs one compile; full: true
+// recomputes everything; quick: true on a new model gives only the schedule
+// at this budget and TFLite Micro's layout (report.partial), no floor or rows.
+export async function openCompiler(moduleArgs = {}) {
+  const { default: createTigrisCompiler } = await import('./tigris_compiler.mjs');
+  const M = await createTigrisCompiler(moduleArgs);
+  return {
+    compile(model, { fast, slow = 0, full = false, quick = false, name = 'model' } = {}) {
+      const u8 = model instanceof Uint8Array ? model : new Uint8Array(model);
+      const p = M._malloc(Math.max(1, u8.length));
+      M.HEAPU8.set(u8, p);
+      const nlen = M.lengthBytesUTF8(name) + 1;
+      const np = M._malloc(nlen);
+      M.stringToUTF8(name, np, nlen);
+      const t0 = performance.now();
+      const status = M._tc_compile(p, u8.length, fast >>> 0, Number(slow) || 0, (full ? 1 : 0) | (quick ? 2 : 0), np);
+      const ms = performance.now() - t0;
+      M._free(p);
+      M._free(np);
+      const report = JSON.parse(M.UTF8ToString(M._tc_json()));
+      const n = M._tc_plan_len();
+      const plan = n ? M.HEAPU8.slice(M._tc_plan(), M._tc_plan() + n) : null;
+      return { status, report, plan, ms };
+    },
+  };
+}

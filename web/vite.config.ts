@@ -15,7 +15,7 @@ function copyCore(): Plugin {
       if (!existsSync(resolve(wasmDir, 'tigris.js')))
         throw new Error(`the wasm core is not built at ${wasmDir} (cmake --preset wasm && cmake --build build/wasm)`);
       mkdirSync(out, { recursive: true });
-      for (const f of ['tigris.js', 'tigris_core.mjs', 'tigris_core.wasm']) cpSync(resolve(wasmDir, f), resolve(out, f));
+      for (const f of ['tigris.js', 'tigris_core.mjs', 'tigris_core.wasm', 'tigris_compiler.mjs', 'tigris_compiler.wasm']) cpSync(resolve(wasmDir, f), resolve(out, f));
     },
   };
 }

@@ -8,7 +8,9 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -28,7 +30,8 @@ namespace {
 struct Options {
     std::string grpc = "127.0.0.1:50051";
     std::string http = "127.0.0.1:8080";
-    std::string web;  // empty: no HTTP server
+    std::string web;  // empty: no HTTP server, unless --http was given (then the viewer is looked for)
+    bool http_given = false;
     int grace_ms = 5000;
     server::Limits limits;
     std::string tls_cert, tls_key, tls_client_ca, token_file;  // docs/service.md, "Leaving loopback"
@@ -36,6 +39,32 @@ struct Options {
     FleetCliOptions fleet;    // docs/cluster.md
     unsigned emu_timeout_ms = 60000;
 };
+
+// Where the built viewer may be when `--http` is given without `--web`:
+// $TIGRIS_WEB_DIR alone when it is set; otherwise, next to this executable,
+// an installed tree (<prefix>/share/tigris/web beside <prefix>/bin) and the
+// build trees of the presets (build/host/service/cli/tigris beside
+// build/wasm/web, the viewer the wasm preset builds).
+std::vector<std::filesystem::path> viewer_candidates() {
+    if (const char *env = std::getenv("TIGRIS_WEB_DIR"); env && *env) return {env};
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return {};
+    const std::filesystem::path dir = exe.parent_path();
+    return {(dir / "../share/tigris/web").lexically_normal(), (dir / "../../../wasm/web").lexically_normal(),
+            (dir / "../../../../wasm/web").lexically_normal()};
+}
+
+// The first candidate holding the viewer's index.html; empty (and `looked`
+// filled with every place tried) when there is none.
+std::string find_viewer(std::string &looked) {
+    for (const auto &c : viewer_candidates()) {
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(c / "index.html", ec)) return c.string();
+        looked += (looked.empty() ? "" : ", ") + c.string();
+    }
+    return {};
+}
 
 // A file's whole content; false (with a message on stderr) when it cannot be read.
 bool read_file(const std::string &path, const char *what, std::string &out) {
@@ -135,18 +164,30 @@ int run(const Options &opt) {
         }
     }
 
+    std::string web = opt.web;
+    if (web.empty() && opt.http_given) {
+        std::string looked;
+        web = find_viewer(looked);
+        if (web.empty()) {
+            std::cerr << "error: --http " << opt.http << " without --web: no built viewer (index.html) found; looked in "
+                      << (looked.empty() ? "(nowhere: the executable's path is unknown)" : looked)
+                      << ". Build it (cmake --preset wasm && cmake --build build/wasm) or pass --web DIR\n";
+            return kExitUsage;
+        }
+    }
+
     std::unique_ptr<server::GrpcServer> grpc;
     std::unique_ptr<server::HttpServer> http;
     try {
         grpc = server::start_grpc(opt.grpc, opt.limits, log, security);
-        if (!opt.web.empty()) {
+        if (!web.empty()) {
             std::string host;
             int port = 0;
             if (!split_host_port(opt.http, host, port)) {
                 std::cerr << "error: --http wants HOST:PORT, got " << opt.http << '\n';
                 return kExitUsage;
             }
-            http = std::make_unique<server::HttpServer>(opt.web, host, port, log);
+            http = std::make_unique<server::HttpServer>(web, host, port, log);
         }
     } catch (const std::exception &e) {
         std::cerr << "error: " << e.what() << '\n';
@@ -180,8 +221,11 @@ const Registration reg{"serve", "Run the gRPC service (and the viewer's static f
                            auto opt = std::make_shared<Options>();
                            sub.add_option("--grpc", opt->grpc, "gRPC listen address HOST:PORT (port 0: any free)")
                                ->default_val(opt->grpc);
-                           sub.add_option("--http", opt->http, "HTTP listen address for the viewer")
-                               ->default_val(opt->http);
+                           CLI::Option *http_opt =
+                               sub.add_option("--http", opt->http,
+                                              "HTTP listen address for the viewer (without --web: the built "
+                                              "viewer is looked for, $TIGRIS_WEB_DIR first)")
+                                   ->default_val(opt->http);
                            sub.add_option("--web", opt->web, "Directory of the built viewer to serve over HTTP");
                            sub.add_option("--grace-ms", opt->grace_ms, "How long shutdown waits for calls in flight")
                                ->default_val(opt->grace_ms);
@@ -211,7 +255,10 @@ const Registration reg{"serve", "Run the gRPC service (and the viewer's static f
                                           "Timeout of each emulated-device job (Validate, ValidateMatrix)")
                                ->check(CLI::Range(100u, 3600000u))
                                ->default_val(opt->emu_timeout_ms);
-                           return std::function<int()>([opt] { return run(*opt); });
+                           return std::function<int()>([opt, http_opt] {
+                               opt->http_given = http_opt->count() > 0;
+                               return run(*opt);
+                           });
                        }};
 
 }  // namespace

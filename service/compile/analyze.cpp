@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "tigris_compile/compile.hpp"
+#include "tigris_planfile/plan_builder.hpp"
 
 namespace tigris::compile {
 
@@ -14,7 +15,7 @@ Analysis analyze(const tflite::Model &m, const Options &opt, const std::vector<u
     } catch (const BudgetError &e) {
         a.main_why = e.what();
     }
-    if (a.main_fits && !opt.lz4 && !opt.xip) {
+    if (a.main_fits && !opt.lz4 && !opt.xip && planfile::lz4_available()) {
         Options z = opt;
         z.lz4 = true;
         try {
@@ -111,7 +112,8 @@ std::string to_text(const Analysis &a, bool verbose) {
                      std::to_string(r.chains) + " chains");
         s += row("plan size", kib(r.plan_bytes),
                  a.lz4_plan_bytes ? "LZ4 " + kib(a.lz4_plan_bytes) + "; XIP reads weights in place (size unchanged)"
-                                  : "LZ4 does not fit this budget; XIP reads weights in place");
+                 : planfile::lz4_available() ? "LZ4 does not fit this budget; XIP reads weights in place"
+                                             : "LZ4 not computed by this build; XIP reads weights in place");
     }
     s += row("hard floor", a.floor ? kib(a.floor) : "none", a.floor_unit);
     std::string also;

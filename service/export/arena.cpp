@@ -285,7 +285,12 @@ std::vector<int64_t> greedy_plan(const std::vector<PlannerBuffer> &buffers, int6
     return offset;
 }
 
-std::vector<PlannerBuffer> planner_buffers(const tfl::Model &m, bool skip_unmodeled_scratch) {
+namespace {
+
+// planner_buffers, and when `owners` is set who each buffer belongs to:
+// {tensor index, -1} for a tensor, {-1, operator index} for a scratch request.
+std::vector<PlannerBuffer> planner_buffers_owned(const tfl::Model &m, bool skip_unmodeled_scratch,
+                                                 std::vector<std::pair<int, int>> *owners) {
     const tfl::SubGraph &sg = only_subgraph(m);
     check_types(sg);
     const size_t nt = sg.tensors.size();
@@ -314,11 +319,38 @@ std::vector<PlannerBuffer> planner_buffers(const tfl::Model &m, bool skip_unmode
     }
     std::vector<PlannerBuffer> out;
     for (size_t t = 0; t < nt; ++t)
-        if (needs_allocating(m, sg.tensors[t]))
+        if (needs_allocating(m, sg.tensors[t])) {
             out.push_back({round_up(tensor_bytes(sg.tensors[t]), 16), first[t], last[t]});
+            if (owners) owners->push_back({static_cast<int>(t), -1});
+        }
     for (int i = 0; i < nops; ++i)
-        for (int64_t s : scratch_requests(m, sg, sg.operators[static_cast<size_t>(i)], skip_unmodeled_scratch))
+        for (int64_t s : scratch_requests(m, sg, sg.operators[static_cast<size_t>(i)], skip_unmodeled_scratch)) {
             out.push_back({round_up(s, 16), i + 1, i + 1});
+            if (owners) owners->push_back({-1, i});
+        }
+    return out;
+}
+
+}  // namespace
+
+std::vector<PlannerBuffer> planner_buffers(const tfl::Model &m, bool skip_unmodeled_scratch) {
+    return planner_buffers_owned(m, skip_unmodeled_scratch, nullptr);
+}
+
+std::vector<ArenaPlacement> arena_layout(const tfl::Model &m, bool skip_unmodeled_scratch, int64_t *head) {
+    std::vector<std::pair<int, int>> owners;
+    const std::vector<PlannerBuffer> buffers = planner_buffers_owned(m, skip_unmodeled_scratch, &owners);
+    const std::vector<int64_t> offsets = greedy_plan(buffers, head);
+    std::vector<ArenaPlacement> out(buffers.size());
+    for (size_t b = 0; b < buffers.size(); ++b) {
+        ArenaPlacement &p = out[b];
+        p.tensor = owners[b].first;
+        p.op = owners[b].second;
+        p.offset = offsets[b];
+        p.size = buffers[b].size;
+        p.first = buffers[b].first;
+        p.last = buffers[b].last;
+    }
     return out;
 }
 

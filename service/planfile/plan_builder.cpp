@@ -1,6 +1,11 @@
 #include "tigris_planfile/plan_builder.hpp"
 
+#ifndef TIGRIS_PLANFILE_LZ4
+#define TIGRIS_PLANFILE_LZ4 1
+#endif
+#if TIGRIS_PLANFILE_LZ4
 #include <lz4.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +15,8 @@
 #include <tuple>
 
 namespace tigris::planfile {
+
+bool lz4_available() { return TIGRIS_PLANFILE_LZ4 != 0; }
 
 namespace {
 
@@ -389,12 +396,16 @@ std::vector<uint8_t> PlanBuilder::build() {
             b.rec.num_weights = (uint16_t)(hi - lo + 1);
             b.rec.uncompressed_size = (uint32_t)raw.size();
             if (compression == Compression::Lz4Blocks) {
+#if TIGRIS_PLANFILE_LZ4
                 std::vector<uint8_t> z((size_t)LZ4_compressBound((int)raw.size()));
                 int n = LZ4_compress_default(reinterpret_cast<const char *>(raw.data()),
                                              reinterpret_cast<char *>(z.data()), (int)raw.size(), (int)z.size());
                 if (n <= 0) throw std::runtime_error("LZ4_compress_default failed");
                 z.resize((size_t)n);
                 b.data = std::move(z);
+#else
+                throw std::runtime_error("LZ4 blocks cannot be written by this build (no liblz4)");
+#endif
             } else {
                 b.data = std::move(raw);
             }

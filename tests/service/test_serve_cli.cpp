@@ -2,6 +2,8 @@
 // drains and exits 0 (the RPCs themselves are tested in tests/server).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -69,6 +71,20 @@ TEST(ServeCli, StartsReportsItsPortAndStopsOnSigterm) {
 TEST(ServeCli, BadAddressesAreUsageErrors) {
     EXPECT_EQ(tigris_test::run_cli({"serve", "--grpc", "256.1.1.1:99999"}).code, 1);
     EXPECT_EQ(tigris_test::run_cli({"serve", "--grpc", "127.0.0.1:0", "--web", "/nonexistent/dir"}).code, 1);
+}
+
+// `--http` without `--web` looks for the built viewer; with none where it
+// looks (TIGRIS_WEB_DIR set: only there) it is a usage error naming the place.
+TEST(ServeCli, HttpWithoutAViewerNamesWhereItLooked) {
+    const auto nowhere = tigris_test::cli_scratch() / "no-viewer-here";
+    ASSERT_EQ(setenv("TIGRIS_WEB_DIR", nowhere.c_str(), 1), 0);
+    const auto r = tigris_test::run_cli({"serve", "--grpc", "127.0.0.1:0", "--http", "127.0.0.1:0"});
+    unsetenv("TIGRIS_WEB_DIR");
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("without --web: no built viewer (index.html) found; looked in " + nowhere.string()),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("pass --web DIR"), std::string::npos) << r.err;
 }
 
 // Plaintext off loopback is refused before anything binds: usage error,

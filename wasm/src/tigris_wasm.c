@@ -187,6 +187,12 @@ static char *make_summary(const tigris_plan_t *p) {
         if (t) puts_(&b, ",");
         put_str(&b, tigris_tensor_name(p, &p->tensors[t]));
     }
+    /* Every tensor with its shape and bytes (the viewer's tensor table). */
+    puts_(&b, "],\"tensors\":[");
+    for (uint16_t t = 0; t < h->num_tensors; t++) {
+        if (t) puts_(&b, ",");
+        put_tensor(&b, p, t);
+    }
     puts_(&b, "],\"op_names\":[");
     for (uint16_t o = 0; o < h->num_ops; o++) {
         if (o) puts_(&b, ",");

@@ -1,8 +1,12 @@
-// main.ts - the viewer page: open a plan (file picker, drop, ?plan=URL),
-// show its summary, run it in the wasm core with chosen arenas and inputs,
-// draw the memory timeline, step through events, compare two runs, export.
+// main.ts - the viewer page: open a .tflite model (compiled in the page by
+// the wasm build of `tigris compile`, at a budget the user sets) or a plan
+// (file picker, drop, ?model=URL, ?plan=URL), show its summary, run it in the
+// wasm core with chosen arenas and inputs, draw the memory timeline beside
+// TFLite Micro's arena, list the tensors, step through events, compare two
+// runs, export.
 import { describeEvent, toChrome, toJsonl } from './exporters';
-import { buildTimeline, stepTo, Timeline } from './model';
+import { buildTimeline, liveAt, POOL_FAST, stepTo, Timeline } from './model';
+import { ArenaCompare, TflmLayout } from './tflm';
 import { TimelineView } from './timeline';
 
 interface TraceEvents {
@@ -31,11 +35,29 @@ interface Plan {
 interface Tigris {
   loadPlan(bytes: Uint8Array): Plan;
 }
+interface CompileResult {
+  status: number;
+  report: any;
+  plan: Uint8Array | null;
+  ms: number;
+}
+interface Compiler {
+  compile(model: Uint8Array, opt: { fast: number; slow?: number; full?: boolean; quick?: boolean; name?: string }): CompileResult;
+}
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 let tigris: Tigris | null = null;
+let compiler: Compiler | null = null;
 let plan: Plan | null = null;
+// The open .tflite model, when the plan was compiled in the page.
+let model: { bytes: Uint8Array; name: string } | null = null;
+let compiled: CompileResult | null = null;
+let compare: ArenaCompare | null = null;
+let selected: number | null = null;
+type CompileMode = 'quick' | 'full' | 'budget';
+let lastTiming: { mode: CompileMode; compileMs: number; totalMs: number } | null = null;
+const timings: { mode: CompileMode; compileMs: number; totalMs: number }[] = [];
 interface Shown {
   run: RunResult;
   timeline: Timeline;
@@ -56,6 +78,14 @@ async function core(): Promise<Tigris> {
     tigris = (await mod.openTigris()) as Tigris;
   }
   return tigris;
+}
+
+async function compilerModule(): Promise<Compiler> {
+  if (!compiler) {
+    const mod = await import(/* @vite-ignore */ new URL('./wasm/tigris.js', document.baseURI).href);
+    compiler = (await mod.openCompiler()) as Compiler;
+  }
+  return compiler;
 }
 
 function fmtShape(s: number[]): string {
@@ -90,15 +120,29 @@ function showSummary(p: Plan): void {
   $<HTMLInputElement>('slow').value = String(p.defaultSlow);
 }
 
+function isTflite(bytes: Uint8Array, name: string): boolean {
+  const tag = String.fromCharCode(...bytes.subarray(4, 8));
+  return tag === 'TFL3' || /\.tflite$/i.test(name);
+}
+
+function clearPlan(): void {
+  plan?.close();
+  plan = null;
+  shown = [];
+  compare = null;
+  selected = null;
+  $('timelines').replaceChildren();
+  for (const id of ['summary-panel', 'run-panel', 'timeline-panel', 'details-panel', 'tflm-panel', 'tensors-panel']) $(id).hidden = true;
+}
+
 async function openBytes(bytes: Uint8Array, name: string): Promise<void> {
+  if (isTflite(bytes, name)) return openModel(bytes, name);
+  model = null;
+  compiled = null;
+  $('compile-panel').hidden = true;
   try {
     const t = await core();
-    plan?.close();
-    plan = null;
-    shown = [];
-    $('timelines').replaceChildren();
-    $('timeline-panel').hidden = true;
-    $('details-panel').hidden = true;
+    clearPlan();
     plan = t.loadPlan(bytes);
     showError(null);
     showSummary(plan);
@@ -108,6 +152,130 @@ async function openBytes(bytes: Uint8Array, name: string): Promise<void> {
     $('run-panel').hidden = true;
     showError(`${name}: ${(e as Error).message}`);
   }
+}
+
+// Sizes as the CLI reads them: bytes, or K/M/G (powers of 1024).
+export function parseSize(text: string): number | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kKmMgG]?)i?[bB]?\s*$/.exec(text);
+  if (!m) return null;
+  const mul = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2].toLowerCase() as '' | 'k' | 'm' | 'g'];
+  return Math.round(Number(m[1]) * mul);
+}
+function kib(bytes: number): string {
+  return `${(bytes / 1024).toFixed(2)} KiB`;
+}
+function sizeText(bytes: number): string {
+  return bytes % 1024 === 0 ? `${bytes / 1024}K` : String(bytes);
+}
+
+async function openModel(bytes: Uint8Array, name: string): Promise<void> {
+  model = { bytes, name: name.split('/').pop() ?? name };
+  compiled = null;
+  clearPlan();
+  $('compile-panel').hidden = false;
+  $('compile-model').textContent = model.name;
+  document.title = `TiGrIS viewer - ${model.name}`;
+  const b = new URLSearchParams(location.search).get('budget');
+  if (b) $<HTMLInputElement>('budget-fast').value = b;
+  // First the schedule at this budget (drawn at once), then the floor search
+  // and the budget rows, which take longer (seconds on the larger models).
+  await compileNow('quick');
+}
+
+// The range control maps 0..1000 onto the budgets between the floor and the
+// naive peak, on a log scale, in 32-byte granules.
+function rangeBounds(): [number, number] {
+  const t = compiled?.report?.tigris;
+  const lo = Math.max(32, t?.floor?.bytes || 1024);
+  const hi = Math.max(lo * 2, t?.schedule?.naive_peak || 0, ...(t?.budgets ?? []).map((r: any) => r.budget));
+  return [lo, hi];
+}
+function rangeToBytes(v: number): number {
+  const [lo, hi] = rangeBounds();
+  return Math.round((lo * Math.pow(hi / lo, v / 1000)) / 32) * 32;
+}
+function bytesToRange(b: number): number {
+  const [lo, hi] = rangeBounds();
+  return Math.max(0, Math.min(1000, Math.round((Math.log(b / lo) / Math.log(hi / lo)) * 1000)));
+}
+
+async function compileNow(mode: CompileMode = 'budget'): Promise<void> {
+  if (!model) return;
+  const fast = parseSize($<HTMLInputElement>('budget-fast').value);
+  const slowText = $<HTMLInputElement>('budget-slow').value.trim();
+  const slow = slowText ? parseSize(slowText) : 0;
+  if (!fast || slow === null) {
+    showError('budgets are bytes or K/M sizes: 64K, 16384, 1.5M');
+    return;
+  }
+  const t0 = performance.now();
+  let r: CompileResult;
+  try {
+    const c = await compilerModule();
+    r = c.compile(model.bytes, { fast, slow, full: mode === 'full', quick: mode === 'quick', name: model.name });
+  } catch (e) {
+    showError(`${model.name}: ${(e as Error).message}`);
+    return;
+  }
+  compiled = r;
+  const rep = r.report;
+  if (!rep.ok) {
+    clearPlan();
+    showError(`${model.name}: ${rep.error}: ${rep.message}`);
+    return;
+  }
+  showError(null);
+  const t = rep.tigris;
+  const verdict = $('verdict');
+  verdict.className = t.fits ? 'fits' : 'nofit';
+  verdict.textContent = t.fits ? t.verdict : `does not fit ${kib(fast)}: ${t.reason}`;
+  $('floor').textContent = rep.partial ? 'hard floor: finding it, and the budget rows...' : t.floor.bytes
+    ? `hard floor ${kib(t.floor.bytes)} (${t.floor.bytes} B)${t.floor.set_by ? `: set by ${t.floor.set_by}` : ''}`
+    : 'no budget meets this model';
+  $('analysis').textContent = `${rep.model}   ${rep.operators} operators\n${rep.text}` +
+    (rep.tflite_micro_text ? `\nmemory\n${rep.tflite_micro_text}` : '');
+  showPresets(t, rep);
+  $<HTMLInputElement>('budget-range').value = String(bytesToRange(fast));
+  if (r.plan) {
+    const tc = await core();
+    const keep = selected;
+    clearPlan();
+    plan = tc.loadPlan(r.plan);
+    showSummary(plan);
+    $<HTMLSelectElement>('input-mode').value = 'zeros';
+    $<HTMLInputElement>('fast').value = String(plan.fastRequired);
+    if (slow) $<HTMLInputElement>('slow').value = String(Math.max(slow, plan.defaultSlow));
+    selected = keep;
+    await run(false);
+  } else {
+    clearPlan();
+  }
+  lastTiming = { mode, compileMs: r.ms, totalMs: performance.now() - t0 };
+  timings.push(lastTiming);
+  $('compile-time').textContent =
+    `compiled in ${r.ms.toFixed(0)} ms${mode === 'full' ? ' (with the floor and budget rows)' : ''}; compiled and redrawn in ${lastTiming.totalMs.toFixed(0)} ms`;
+  if (rep.partial) setTimeout(() => void compileNow('full'), 20);
+}
+
+function showPresets(t: any, rep: any): void {
+  const box = $('presets');
+  box.replaceChildren();
+  const head = rep.tflite_micro?.arena?.head_bytes;
+  for (const row of t.budgets ?? []) {
+    if (!row.fits) continue;
+    const btn = document.createElement('button');
+    btn.type = 'button';
+    btn.dataset.budget = String(row.budget);
+    const tags = [row.budget === t.floor.bytes ? 'floor' : '', row.budget === head ? 'TFLite Micro head' : ''].filter(Boolean);
+    btn.textContent = `${kib(row.budget)}${tags.length ? ` (${tags.join(', ')})` : ''}`;
+    btn.title = `fast ${row.fast_arena_required} B + slow ${row.slow_peak} B, ${row.stages} stages`;
+    btn.addEventListener('click', () => {
+      $<HTMLInputElement>('budget-fast').value = sizeText(row.budget);
+      void compileNow();
+    });
+    box.append(btn);
+  }
+  if (!box.childElementCount) box.textContent = 'none';
 }
 
 // Deterministic inputs: xorshift32 bytes from the seed.
@@ -163,9 +331,128 @@ async function run(compare: boolean): Promise<void> {
       `${r.events.count} events, outputs ${r.outputs.length} B`;
     cursor = 0;
     layout();
+    showTensors();
+    showCompare();
   } catch (e) {
     showError((e as Error).message);
   }
+}
+
+// The fast peak of the last run: its event and the tensors alive there.
+function fastPeak(s: Shown): { event: number; bytes: number; alive: number[] } {
+  let event = 0, bytes = 0;
+  const used = s.timeline.fastUsed;
+  for (let i = 0; i < used.length; i++) if (used[i] > bytes) { bytes = used[i]; event = i; }
+  const alive = [...new Set(liveAt(s.timeline, event, POOL_FAST).map((p) => p.tensor))];
+  return { event, bytes, alive };
+}
+
+function opAt(s: Shown, e: number): string {
+  const op = s.run.events.get(e, 'op');
+  const name = plan?.summary.op_names[op];
+  return name ? ` ${name}` : '';
+}
+
+function showTensors(): void {
+  const s = shown[shown.length - 1];
+  if (!s || !plan) return;
+  const sum = plan.summary;
+  const peak = fastPeak(s);
+  s.view.marker = { event: peak.event, label: `fast peak ${peak.bytes} B` };
+  s.view.draw();
+  const names = (t: number) => sum.tensor_names[t] ?? (t === 0xffff ? 'weights / accumulator' : `tensor ${t}`);
+  $('peak-info').textContent = `fast peak ${peak.bytes} B at event ${peak.event}${opAt(s, peak.event)}; alive there: ` +
+    peak.alive.map((t) => `${names(t)} (${sum.tensors?.[t]?.stored_bytes ?? '?'} B)`).join(', ');
+  // One row per tensor the run placed.
+  const rows = new Map<number, { pools: Set<string>; first: number; last: number }>();
+  for (const p of s.timeline.placements) {
+    const r = rows.get(p.tensor) ?? { pools: new Set<string>(), first: p.start, last: p.end - 1 };
+    r.pools.add(p.pool === POOL_FAST ? 'fast' : 'slow');
+    r.first = Math.min(r.first, p.start);
+    r.last = Math.max(r.last, p.end - 1);
+    rows.set(p.tensor, r);
+  }
+  const body = $('tensor-table').querySelector('tbody')!;
+  body.replaceChildren();
+  const alive = new Set(peak.alive);
+  for (const [t, r] of [...rows].sort((a, b) => a[1].first - b[1].first || a[0] - b[0])) {
+    const info = sum.tensors?.[t];
+    const tr = document.createElement('tr');
+    tr.dataset.tensor = String(t);
+    if (alive.has(t)) tr.classList.add('at-peak');
+    if (t === selected) tr.classList.add('selected');
+    const cells = [alive.has(t) ? '★' : '', names(t), info ? fmtShape(info.shape) : '', info ? String(info.stored_bytes) : '',
+      [...r.pools].join('+'), `${r.first}${opAt(s, r.first)}`, `${r.last}${opAt(s, r.last)}`];
+    for (const c of cells) {
+      const td = document.createElement('td');
+      td.textContent = c;
+      tr.append(td);
+    }
+    tr.addEventListener('click', () => select(t === selected ? null : t, r.first));
+    body.append(tr);
+  }
+  filterTensors();
+  $('tensors-panel').hidden = false;
+}
+
+function filterTensors(): void {
+  const q = $<HTMLInputElement>('tensor-search').value.trim().toLowerCase();
+  for (const tr of $('tensor-table').querySelectorAll<HTMLTableRowElement>('tbody tr'))
+    tr.hidden = q !== '' && !(tr.children[1].textContent ?? '').toLowerCase().includes(q);
+}
+
+function select(t: number | null, first?: number): void {
+  selected = t;
+  for (const tr of $('tensor-table').querySelectorAll<HTMLTableRowElement>('tbody tr'))
+    tr.classList.toggle('selected', Number(tr.dataset.tensor) === t);
+  for (const s of shown) s.view.highlight = t;
+  if (compare) {
+    compare.highlight = t;
+    compare.draw();
+  }
+  if (t !== null && first !== undefined) setCursor(first);
+  else shown.forEach((s) => s.view.draw());
+}
+
+function showCompare(): void {
+  const s = shown[shown.length - 1];
+  const layout: TflmLayout | undefined = compiled?.report?.tflm_layout;
+  const box = $('tflm-lanes');
+  box.replaceChildren();
+  if (!s || !plan || !model || !layout || !layout.buffers) {
+    $('tflm-panel').hidden = true;
+    return;
+  }
+  const arena = compiled!.report.tflite_micro?.export?.before;
+  const tail = arena?.persistent_bytes ?? arena?.tail_bytes ?? 0;
+  const planIndex = new Map<string, number>();
+  plan.summary.tensor_names.forEach((n: string, i: number) => planIndex.set(n, i));
+  compare = new ArenaCompare({ placements: s.timeline.placements, events: s.run.events.count, fastArena: plan.fastRequired,
+    layout, tail, planIndex });
+  compare.highlight = selected;
+  const tip = $('tooltip');
+  compare.canvas.addEventListener('mousemove', (ev) => {
+    const c = compare!.canvas;
+    const b = compare!.bufferAt(ev.offsetX * (c.width / c.clientWidth), ev.offsetY * (c.height / c.clientHeight));
+    if (!b) { tip.hidden = true; return; }
+    const what = b.tensor >= 0 ? b.name ?? `tensor ${b.tensor}` : `scratch of op ${b.op} ${layout.ops[b.op] ?? ''}`;
+    tip.textContent = `TFLite Micro: ${what}: ${b.size} B at +${b.offset}, operators ${Math.max(0, b.first - 1)}-${Math.max(0, b.last - 1)}`;
+    tip.style.left = `${ev.clientX + 12}px`;
+    tip.style.top = `${ev.clientY + 12}px`;
+    tip.hidden = false;
+  });
+  compare.canvas.addEventListener('mouseleave', () => (tip.hidden = true));
+  box.append(compare.canvas);
+  const ours = plan.fastRequired;
+  const fig = $('tflm-figures');
+  fig.dataset.head = String(layout.head);
+  fig.dataset.tail = String(tail);
+  fig.textContent = `TFLite Micro arena: head ${layout.head} B (${kib(layout.head)})` +
+    (tail ? ` + persistent ${tail} B = ${layout.head + tail} B` : '') +
+    `; TiGrIS fast arena ${ours} B (${(ours / Math.max(1, layout.head)).toFixed(2)}x the head)` +
+    (compiled!.report.tigris.schedule ? ` + slow peak ${compiled!.report.tigris.schedule.slow_peak} B` : '');
+  $('tflm-panel').hidden = false;
+  compare.draw();
 }
 
 function layout(): void {
@@ -270,6 +557,16 @@ $('input-mode').addEventListener('change', () => {
   $('input-file').hidden = $<HTMLSelectElement>('input-mode').value !== 'file';
 });
 $('run').addEventListener('click', () => run(false));
+$('compile').addEventListener('click', () => compileNow());
+for (const id of ['budget-fast', 'budget-slow']) {
+  $(id).addEventListener('keydown', (ev) => { if ((ev as KeyboardEvent).key === 'Enter') void compileNow(id === 'budget-slow' ? 'full' : 'budget'); });
+}
+$('budget-slow').addEventListener('change', () => compileNow('full'));
+$('budget-range').addEventListener('input', () => {
+  $<HTMLInputElement>('budget-fast').value = String(rangeToBytes(Number($<HTMLInputElement>('budget-range').value)));
+});
+$('budget-range').addEventListener('change', () => compileNow());
+$('tensor-search').addEventListener('input', filterTensors);
 $('compare').addEventListener('click', () => run(shown.length > 0));
 $('export-chrome').addEventListener('click', () => {
   const s = shown[shown.length - 1];
@@ -284,10 +581,15 @@ document.addEventListener('drop', async (ev) => {
   const f = ev.dataTransfer?.files?.[0];
   if (f) await openBytes(new Uint8Array(await f.arrayBuffer()), f.name);
 });
-window.addEventListener('resize', () => shown.forEach((s) => s.view.draw()));
+window.addEventListener('resize', () => {
+  shown.forEach((s) => s.view.draw());
+  compare?.draw();
+});
 
-// ?plan=URL opens a plan on load; the viewer's test hooks live on window.
-const planUrl = new URLSearchParams(location.search).get('plan');
+// ?model=URL (a .tflite) or ?plan=URL (a .tgrs) opens it on load; the
+// viewer's test hooks live on window.
+const params = new URLSearchParams(location.search);
+const planUrl = params.get('model') ?? params.get('plan');
 if (planUrl) {
   fetch(planUrl)
     .then(async (r) => {
@@ -300,4 +602,10 @@ if (planUrl) {
   cursor: () => cursor,
   event: (i: number) => (shown.length ? shown[shown.length - 1].run.events.get.bind(shown[shown.length - 1].run.events) : null)?.(i, 'kind'),
   runs: () => shown.length,
+  compiled: () => compiled?.report ?? null,
+  timing: () => lastTiming,
+  timings: () => timings,
+  analysed: () => !!compiled?.report?.ok && !compiled.report.partial,
+  fastPeak: () => (shown.length ? fastPeak(shown[shown.length - 1]) : null),
+  plan: () => (plan ? { fastRequired: plan.fastRequired, stages: plan.summary.counts.stages } : null),
 };

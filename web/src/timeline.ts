@@ -39,6 +39,9 @@ export class TimelineView {
   private ctx: CanvasRenderingContext2D;
   view: View;
   cursor = 0;
+  // A selected tensor (others drawn faint) and a marked event (the peak).
+  highlight: number | null = null;
+  marker: { event: number; label: string } | null = null;
   private short: Placement[];
   private long: Placement[];
   // Everything but the cursor, drawn once per view and reused while the
@@ -145,7 +148,7 @@ export class TimelineView {
     const { canvas } = this;
     const w = canvas.clientWidth || 1000;
     if (canvas.width !== w) canvas.width = w;
-    const key = `${canvas.width}x${canvas.height}:${this.view.start}:${this.view.end}`;
+    const key = `${canvas.width}x${canvas.height}:${this.view.start}:${this.view.end}:${this.highlight}:${this.marker?.event}`;
     if (key !== this.layerKey) {
       this.layer.width = canvas.width;
       this.layer.height = canvas.height;
@@ -211,9 +214,16 @@ export class TimelineView {
         drawn.set(key, col);
       }
       const y0 = this.y(p.pool, p.offset), y1 = this.y(p.pool, p.offset + p.bytes);
+      ctx.globalAlpha = this.highlight !== null && p.tensor !== this.highlight ? 0.2 : 1;
       ctx.fillStyle = tensorColour(p.tensor);
       ctx.fillRect(x0, y0, Math.max(1, x1 - x0), Math.max(1, y1 - y0));
+      if (p.tensor === this.highlight) {
+        ctx.strokeStyle = '#000';
+        ctx.lineWidth = 1;
+        ctx.strokeRect(x0, y0, Math.max(1, x1 - x0), Math.max(1, y1 - y0));
+      }
     });
+    ctx.globalAlpha = 1;
 
     // In-use curves, one min/max pair per pixel column.
     for (const pool of [0, 1]) {
@@ -257,5 +267,21 @@ export class TimelineView {
       ctx.fill();
     }
 
+    // The marked event (the fast peak): a dashed line over both lanes.
+    if (this.marker && vis(this.marker.event, this.marker.event + 1)) {
+      const x = this.x(this.marker.event + 0.5);
+      ctx.strokeStyle = '#d32f2f';
+      ctx.lineWidth = 1.5;
+      ctx.setLineDash([5, 3]);
+      ctx.beginPath();
+      ctx.moveTo(x, BAND_H);
+      ctx.lineTo(x, canvas.height);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.fillStyle = '#d32f2f';
+      ctx.font = 'bold 10px sans-serif';
+      const tw = ctx.measureText(this.marker.label).width;
+      ctx.fillText(this.marker.label, Math.min(x + 3, canvas.width - tw - 2), BAND_H + LANE_GAP + 11);
+    }
   }
 }

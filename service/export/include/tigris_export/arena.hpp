@@ -47,6 +47,18 @@ std::vector<int64_t> greedy_plan(const std::vector<PlannerBuffer> &buffers, int6
 // excluded"), for kernels whose scratch requests are not modeled.
 std::vector<PlannerBuffer> planner_buffers(const tflite::Model &m, bool skip_unmodeled_scratch = false);
 
+// One buffer of the head where the planner puts it: the tensor it holds
+// (subgraph-0 index), or -1 for a scratch request of operator `op`; offset,
+// size (rounded to 16) and inclusive lifetime in scopes as PlannerBuffer.
+struct ArenaPlacement {
+    int tensor = -1, op = -1;
+    int64_t offset = 0, size = 0;
+    int first = -1, last = -1;
+};
+// planner_buffers + greedy_plan with each buffer's owner: what the viewer
+// draws as the TFLite Micro lane. `head` receives the head length.
+std::vector<ArenaPlacement> arena_layout(const tflite::Model &m, bool skip_unmodeled_scratch, int64_t *head);
+
 struct ArenaFigure {
     int64_t head = 0;  // the planner's head length (same on every target)
     int64_t tail = 0;  // the persistent allocations on the target

@@ -107,6 +107,11 @@ enum class Compression {
     StoredBlocks,  // one uncompressed block per stage in section 10 (compression 0)
 };
 
+// Whether this build can write Lz4Blocks: the host builds link liblz4; the
+// WebAssembly build of the viewer's compiler has no liblz4 and refuses them
+// (std::runtime_error), so its reports leave out the LZ4 plan size.
+bool lz4_available();
+
 // File offsets of everything build() wrote (0 = not written).
 struct Layout {
     uint32_t file_size = 0;
