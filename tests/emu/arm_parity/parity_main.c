@@ -25,7 +25,7 @@
 #include "kernels/arm/arm_common.h" /* ta_mbqm, fx_mbqm */
 #include "kplan.h"
 #include "tigris_kernels.h"
-#include "tigris_kernels_cmsis_nn.h"
+#include "tigris_kernels_tigris_arm.h"
 
 /* The accelerated wrappers (core/src/kernels/arm/arm_common.h): called
  * directly to see whether a shape was taken (1 = fell back). */
@@ -99,10 +99,10 @@ static int run_case(int kind, uint16_t out, const tigris_tile_ctx_t *tile, uint3
     }
     memcpy(ptrs, K.ptrs, sizeof ptrs); /* mem_init cleared them */
     uint32_t full = mem.fast_size;
-    if (tigris_cmsis_nn_prepare(&K.plan, &mem) != 0 || mem.fast_size > full ||
-        full - mem.fast_size < tigris_cmsis_nn_scratch_required(&K.plan)) {
+    if (tigris_arm_prepare(&K.plan, &mem) != 0 || mem.fast_size > full ||
+        full - mem.fast_size < tigris_arm_scratch_required(&K.plan)) {
         printf("FAIL %s #%lu: prepare (scratch %lu)\n", st->name, (unsigned long)st->cases,
-               (unsigned long)tigris_cmsis_nn_scratch_required(&K.plan));
+               (unsigned long)tigris_arm_scratch_required(&K.plan));
         st->fails++;
         return -1;
     }
@@ -116,7 +116,7 @@ static int run_case(int kind, uint16_t out, const tigris_tile_ctx_t *tile, uint3
     memcpy(ref_out, y, ob);
     memset(y, 0x5A, ob);
     uint32_t t2 = tick_now();
-    int rc_acc = tigris_dispatch_kernel_cmsis_nn(&K.plan, &K.op, 0, &mem, NULL);
+    int rc_acc = tigris_dispatch_kernel_tigris_arm(&K.plan, &K.op, 0, &mem, NULL);
     uint32_t t3 = tick_now();
     int bad = rc_ref != rc_acc || memcmp(ref_out, y, ob) != 0;
     expect_accel = expect_accel && rc_ref == 0; /* the reference refuses it: so must we */
@@ -130,7 +130,7 @@ static int run_case(int kind, uint16_t out, const tigris_tile_ctx_t *tile, uint3
         printf("FAIL %s #%lu: fell back to the reference\n", st->name, (unsigned long)st->cases);
         bad = 1;
     }
-    if (tigris_cmsis_nn_deinit(&mem) != 0 || mem.fast_size != full) {
+    if (tigris_arm_deinit(&mem) != 0 || mem.fast_size != full) {
         printf("FAIL %s #%lu: deinit did not restore the arena\n", st->name, (unsigned long)st->cases);
         bad = 1;
     }
