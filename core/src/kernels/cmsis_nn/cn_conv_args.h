@@ -60,4 +60,19 @@ static inline int cn_conv_args(const tigris_plan_t *plan, const tigris_op_t *op,
     return 0;
 }
 
+/* arm_convolve_wrapper_s8 sends a 1x1 kernel without top/left pad to its
+ * 1x1 kernels and a one-row input with a one-row kernel to its 1xN kernel;
+ * both assume TFLite's padding, under which no window reaches past the
+ * input (1x1) or there is one output row without top pad (1xN). The
+ * reference computes windows in the bottom/right padding as well, so such
+ * ops are not taken. (The general kernel checks every tap.) Depthwise with
+ * one input channel is run as a conv by CMSIS-NN, so it is checked too. */
+static inline int cn_conv_paths_ok(const tk_geom_t *g, const cn_window_t *w) {
+    if (g->kh == 1 && g->kw == 1 && g->dh == 1 && g->dw == 1 && w->pad_h == 0 && w->pad_w == 0 &&
+        ((int64_t)(g->oh - 1) * g->sh >= g->in_rows || (int64_t)(g->ow - 1) * g->sw >= g->iw))
+        return 0;
+    if (w->in.h == 1 && g->kh == 1 && (g->oh != 1 || w->pad_h != 0)) return 0;
+    return 1;
+}
+
 #endif /* TIGRIS_CMSIS_NN_CONV_ARGS_H */

@@ -5,6 +5,8 @@
  * Taken: int8 in/out, any kernel, stride, dilation, padding, batch, per-tensor
  * (expanded) or per-channel requantisation, height bands and width tiles
  * whose window arithmetic CMSIS-NN can express (cn_window).
+ * Also not taken: windows in bottom/right padding where CMSIS-NN picks its
+ * 1x1 or 1xN kernel (cn_conv_paths_ok).
  * Fallback to the reference: a multiplier of INT32_MIN or a shift beyond
  * +-31 (cn_params_fill), a zero point or act bound outside int8, a band
  * whose effective top pad would be negative or a roll offset with several
@@ -36,6 +38,7 @@ int cn_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
     cn_conv_args_t a;
     cn_window_t w;
     if (cn_conv_args(plan, op, mem, 0, &a) || cn_window(&a.g, &w)) return CN_FALLBACK;
+    if (!cn_conv_paths_ok(&a.g, &w)) return CN_FALLBACK;
     uint32_t need = conv_need(op, &a, &w);
     uint8_t *scratch = need == UINT32_MAX ? NULL : cn_scratch(mem, need);
     if (!scratch) return CN_FALLBACK;
@@ -56,6 +59,7 @@ uint32_t cn_conv_scratch(const tigris_plan_t *plan, const tigris_op_t *op) {
     cn_conv_args_t a;
     cn_window_t w;
     if (cn_conv_args(plan, op, NULL, 0, &a) || cn_window(&a.g, &w)) return 0;
+    if (!cn_conv_paths_ok(&a.g, &w)) return 0;
     uint32_t need = conv_need(op, &a, &w);
     return need == UINT32_MAX ? 0 : need;
 }

@@ -34,6 +34,7 @@ int cn_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_i
     cn_conv_args_t a;
     cn_window_t w;
     if (cn_conv_args(plan, op, mem, 1, &a) || cn_window(&a.g, &w)) return CN_FALLBACK;
+    if (a.g.ic == 1 && !cn_conv_paths_ok(&a.g, &w)) return CN_FALLBACK;
     uint32_t need = dw_need(op, &a, &w);
     uint8_t *scratch = need == UINT32_MAX ? NULL : cn_scratch(mem, need);
     if (!scratch) return CN_FALLBACK;
@@ -54,6 +55,7 @@ uint32_t cn_depthwise_scratch(const tigris_plan_t *plan, const tigris_op_t *op) 
     cn_conv_args_t a;
     cn_window_t w;
     if (cn_conv_args(plan, op, NULL, 1, &a) || cn_window(&a.g, &w)) return 0;
+    if (a.g.ic == 1 && !cn_conv_paths_ok(&a.g, &w)) return 0;
     uint32_t need = dw_need(op, &a, &w);
     return need == UINT32_MAX ? 0 : need;
 }
