@@ -69,8 +69,6 @@ int tigris_dispatch_kernel_cmsis_nn(const tigris_plan_t *plan, const tigris_op_t
     return tigris_dispatch_kernel_s8(plan, op, op_index, mem, user_ctx);
 }
 
-uint32_t tigris_esp_nn_scratch_required(const tigris_plan_t *plan) { return plan ? STUB_SCRATCH_BYTES : UINT32_MAX; }
-uint32_t tigris_esp_nn_fast_arena_required(const tigris_plan_t *plan) { return with_scratch(plan); }
 
 static int esp_prepared;
 static tigris_mem_t *esp_mem;

@@ -6,9 +6,9 @@
  * fit the reservation go to the int8 reference, so outputs are always the
  * reference's bytes.
  *
- * The API reference lets the ESP-NN adapter take workspace from a platform
- * allocator; the core has no heap, so this backend reserves it at the top of
- * the fast arena the way the CMSIS-NN contract does (docs/kernels-xtensa.md).
+ * This is the backend tigris-xtensa (tigris_kernels_tigris_xtensa.h), not
+ * Espressif's ESP-NN. The core has no heap, so it reserves its workspace at
+ * the top of the fast arena, as tigris-arm does (docs/kernels-xtensa.md).
  */
 #include "tigris_kernels.h"
 #include "tigris_kernels_tigris_xtensa.h"
