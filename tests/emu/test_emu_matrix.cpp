@@ -120,6 +120,12 @@ TEST(EmuStage, JobAndResultSurviveTheirFiles) {
     EXPECT_EQ(back.debug, static_cast<uint32_t>(TIGRIS_EMU_DEBUG_HANG));
     EXPECT_FALSE(back.op_counts);
     EXPECT_EQ(timeout.count(), 1234);
+    // The vendor backend (cmsis-nn) survives its file too.
+    spec.backend = emu::Backend::Vendor;
+    const fs::path vdir = tigris_test::cli_scratch() / "stage-roundtrip-vendor";
+    ASSERT_TRUE(emu::stage_job(spec, paths, std::chrono::milliseconds(1234), vdir.string(), err)) << err;
+    ASSERT_TRUE(emu::load_staged_job(vdir.string(), back, bp, timeout, err)) << err;
+    EXPECT_EQ(back.backend, emu::Backend::Vendor);
     EXPECT_EQ(bp.firmware_dir, "/fw");
     EXPECT_EQ(bp.plugin, "/plugin.so");
     EXPECT_FALSE(bp.timer_fallback);
