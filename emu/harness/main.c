@@ -106,7 +106,9 @@ static void print_header(void) {
     rep_str("\n@cpu ");
     rep_str(emu_cpu_name);
     rep_str("\n@accel ");
-    rep_str(emu_accel_name());
+    rep_str(emu_accel_backend() ? emu_accel_backend()->name : "none");
+    rep_str("\n@vendor ");
+    rep_str(emu_vendor_backend() ? emu_vendor_backend()->name : "none");
     rep_char('\n');
 }
 
@@ -171,11 +173,17 @@ int emu_main(void) {
         emu_board_fault_now();
     }
 
-    const int accel = d->backend == TIGRIS_EMU_BACKEND_ACCEL;
-    if (d->backend > TIGRIS_EMU_BACKEND_ACCEL) fail(TIGRIS_EMU_EXIT_DESCRIPTOR, "descriptor", 0, "unknown backend");
-    if (accel && !emu_accel_available())
+    if (d->backend > TIGRIS_EMU_BACKEND_VENDOR) fail(TIGRIS_EMU_EXIT_DESCRIPTOR, "descriptor", 0, "unknown backend");
+    const emu_backend_t *be = d->backend == TIGRIS_EMU_BACKEND_ACCEL    ? emu_accel_backend()
+                              : d->backend == TIGRIS_EMU_BACKEND_VENDOR ? emu_vendor_backend()
+                                                                        : 0;
+    const int accel = d->backend != TIGRIS_EMU_BACKEND_REF;
+    if (d->backend == TIGRIS_EMU_BACKEND_ACCEL && !be)
         fail(TIGRIS_EMU_EXIT_NO_ACCEL, "no-accel", 0,
              "this image was built without an accelerated backend (core/src/kernels/arm or xtensa absent)");
+    if (d->backend == TIGRIS_EMU_BACKEND_VENDOR && !be)
+        fail(TIGRIS_EMU_EXIT_NO_ACCEL, "no-accel", 0,
+             "this image was built without a vendor library adapter (configure with -DTIGRIS_CMSIS_NN_DIR=...)");
 
     tigris_plan_t plan;
     tigris_error_t le = tigris_plan_load((const uint8_t *)(uintptr_t)d->plan_addr, d->plan_size, &plan);
@@ -185,8 +193,8 @@ int emu_main(void) {
     tigris_kernel_fn kernel;
     const char *kname;
     if (accel) {
-        kernel = emu_accel_dispatch();
-        kname = emu_accel_name();
+        kernel = be->dispatch;
+        kname = be->name;
     } else {
 #if TIGRIS_ENABLE_F32
         kernel = s8 ? tigris_dispatch_kernel_s8 : tigris_dispatch_kernel;
@@ -200,12 +208,12 @@ int emu_main(void) {
         kname = "s8";
 #endif
     }
-    rep_str(accel ? "@backend accel " : "@backend ref ");
+    rep_str(!accel ? "@backend ref " : d->backend == TIGRIS_EMU_BACKEND_VENDOR ? "@backend vendor " : "@backend accel ");
     rep_str(kname);
     rep_char('\n');
 
     /* Fast arena: in the board's fast RAM. */
-    const uint32_t fast_required = accel ? emu_accel_fast_required(&plan) : tigris_fast_arena_required(&plan);
+    const uint32_t fast_required = accel ? be->fast_required(&plan) : tigris_fast_arena_required(&plan);
     if (fast_required == UINT32_MAX) fail(TIGRIS_EMU_EXIT_PREPARE, "prepare", -1, "the backend cannot size this plan");
     const uint32_t fast_size = d->fast_size ? d->fast_size : fast_required;
     rep_kv("fast_required", fast_required);
@@ -256,7 +264,7 @@ int emu_main(void) {
     tigris_mem_error_t me = tigris_mem_init(&mem, ptrs, nt, fast, fast_size, slow, slow_size);
     if (me != TIGRIS_MEM_OK) fail(TIGRIS_EMU_EXIT_RUN, "memory-init", me, tigris_mem_error_str(me));
     if (accel) {
-        int pr = emu_accel_prepare(&plan, &mem);
+        int pr = be->prepare(&plan, &mem);
         if (pr != 0) fail(TIGRIS_EMU_EXIT_PREPARE, "prepare", pr, "the accelerated backend refused to prepare this plan");
     }
 
@@ -281,7 +289,7 @@ int emu_main(void) {
                                                    &stats, ws, ws_size, state, state_size);
     tigris_emu_mark();
     if (timed) rep_kv("ticks_run", emu_timer_now() - run_t0);
-    if (accel) emu_accel_deinit(&mem);
+    if (accel) be->deinit(&mem);
     print_log(&calls);
     print_stats(&stats, &mem);
     if (xe != TIGRIS_EXEC_OK) fail(TIGRIS_EMU_EXIT_RUN, "run", xe, tigris_exec_error_str(xe));

@@ -20,7 +20,8 @@
 
 /* backend */
 #define TIGRIS_EMU_BACKEND_REF 0u   /* float32 / int8 reference kernels */
-#define TIGRIS_EMU_BACKEND_ACCEL 1u /* the image's accelerated int8 backend */
+#define TIGRIS_EMU_BACKEND_ACCEL 1u /* the image's own accelerated int8 backend (tigris-arm, tigris-xtensa) */
+#define TIGRIS_EMU_BACKEND_VENDOR 2u /* the vendor library's adapter (cmsis-nn) */
 
 /* flags */
 #define TIGRIS_EMU_FLAG_OP_MARKS 0x1u /* bracket every kernel call for per-op counts */

@@ -1,14 +1,12 @@
 // backends.cpp - the one table that says which runtime functions a harness
 // calls for each backend (docs/codegen.md "Backends").
 //
-// Until the backends are split by name (issue 18, part 1), our own Cortex-M
-// kernels are what the runtime builds under TIGRIS_HAS_CMSIS_NN and the
-// tigris_cmsis_nn_* names, and our own Xtensa kernels under TIGRIS_HAS_ESP_NN
-// and tigris_esp_nn_*. So tigris-arm and cmsis-nn call the same functions
-// today, as do tigris-xtensa and esp-nn; what differs is the contract the
-// harness applies (an arena scratch reserve with its own macro, or none for
-// ESP-NN, whose adapter takes platform memory). When the split lands, only
-// the tigris-arm and tigris-xtensa rows change.
+// Each backend has its own header, define and functions: our own Cortex-M
+// kernels are tigris-arm (TIGRIS_HAS_TIGRIS_ARM, tigris_arm_*), our own
+// Xtensa kernels tigris-xtensa (TIGRIS_HAS_TIGRIS_XTENSA, tigris_xtensa_*);
+// cmsis-nn is the adapter over Arm's CMSIS-NN (TIGRIS_HAS_CMSIS_NN, in a
+// runtime built with -DTIGRIS_CMSIS_NN_DIR) and esp-nn the seed's ESP-NN
+// adapter API (TIGRIS_HAS_ESP_NN; no runtime of this tree provides it yet).
 #include "codegen_internal.hpp"
 
 namespace tigris::codegen {
@@ -18,17 +16,17 @@ namespace {
 const BackendInfo kBackends[] = {
     {Backend::S8, "s8", "tigris_kernels.h", "", "tigris_dispatch_kernel_s8", "", "", "", "", "", "", false,
      "the portable int8 reference kernels (float32 operators go to the float32 reference)"},
-    {Backend::TigrisArm, "tigris-arm", "tigris_kernels_cmsis_nn.h", "TIGRIS_HAS_CMSIS_NN",
-     "tigris_dispatch_kernel_cmsis_nn", "tigris_cmsis_nn_prepare", "tigris_cmsis_nn_deinit", "&@N@_.mem",
-     "TIGRIS_ARM_SCRATCH_BYTES", "tigris_cmsis_nn_fast_arena_required", "tigris_cmsis_nn_scratch_required", true,
+    {Backend::TigrisArm, "tigris-arm", "tigris_kernels_tigris_arm.h", "TIGRIS_HAS_TIGRIS_ARM",
+     "tigris_dispatch_kernel_tigris_arm", "tigris_arm_prepare", "tigris_arm_deinit", "&@N@_.mem",
+     "TIGRIS_ARM_SCRATCH_BYTES", "tigris_arm_fast_arena_required", "tigris_arm_scratch_required", true,
      "TiGrIS's own Cortex-M int8 kernels (DSP / MVE)"},
     {Backend::CmsisNn, "cmsis-nn", "tigris_kernels_cmsis_nn.h", "TIGRIS_HAS_CMSIS_NN",
      "tigris_dispatch_kernel_cmsis_nn", "tigris_cmsis_nn_prepare", "tigris_cmsis_nn_deinit", "&@N@_.mem",
      "TIGRIS_CMSIS_NN_SCRATCH_BYTES", "tigris_cmsis_nn_fast_arena_required", "tigris_cmsis_nn_scratch_required",
      true, "the CMSIS-NN adapter (Cortex-M)"},
-    {Backend::TigrisXtensa, "tigris-xtensa", "tigris_kernels_esp_nn.h", "TIGRIS_HAS_ESP_NN",
-     "tigris_dispatch_kernel_esp_nn", "tigris_esp_nn_prepare", "tigris_esp_nn_deinit", "",
-     "TIGRIS_XTENSA_SCRATCH_BYTES", "tigris_esp_nn_fast_arena_required", "tigris_esp_nn_scratch_required", true,
+    {Backend::TigrisXtensa, "tigris-xtensa", "tigris_kernels_tigris_xtensa.h", "TIGRIS_HAS_TIGRIS_XTENSA",
+     "tigris_dispatch_kernel_tigris_xtensa", "tigris_xtensa_prepare", "tigris_xtensa_deinit", "",
+     "TIGRIS_XTENSA_SCRATCH_BYTES", "tigris_xtensa_fast_arena_required", "tigris_xtensa_scratch_required", true,
      "TiGrIS's own Xtensa int8 kernels"},
     {Backend::EspNn, "esp-nn", "tigris_kernels_esp_nn.h", "TIGRIS_HAS_ESP_NN", "tigris_dispatch_kernel_esp_nn",
      "tigris_esp_nn_prepare", "tigris_esp_nn_deinit", "", "", "", "", true,

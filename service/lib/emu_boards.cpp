@@ -44,7 +44,9 @@ std::string target_names() {
     return s;
 }
 
-const char *backend_name(Backend b) { return b == Backend::Accel ? "accel" : "ref"; }
+const char *backend_name(Backend b) {
+    return b == Backend::Accel ? "accel" : b == Backend::Vendor ? "vendor" : "ref";
+}
 
 Paths Paths::defaults() {
     Paths p{TIGRIS_FIRMWARE_DIR_DEFAULT, TIGRIS_EMU_PLUGIN_DEFAULT};

@@ -116,7 +116,9 @@ JobResult run_job(const JobSpec &spec, const Paths &paths, std::chrono::millisec
     std::memset(&d, 0, sizeof d);
     d.magic = TIGRIS_EMU_MAGIC;
     d.version = TIGRIS_EMU_VERSION;
-    d.backend = spec.backend == Backend::Accel ? TIGRIS_EMU_BACKEND_ACCEL : TIGRIS_EMU_BACKEND_REF;
+    d.backend = spec.backend == Backend::Accel    ? TIGRIS_EMU_BACKEND_ACCEL
+                : spec.backend == Backend::Vendor ? TIGRIS_EMU_BACKEND_VENDOR
+                                                  : TIGRIS_EMU_BACKEND_REF;
     d.flags = spec.op_counts ? TIGRIS_EMU_FLAG_OP_MARKS : 0;
     if ((paths.plugin.empty() || !fs::exists(paths.plugin)) && paths.timer_fallback) d.flags |= TIGRIS_EMU_FLAG_TIMER;
     d.debug = spec.debug;

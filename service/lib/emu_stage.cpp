@@ -120,11 +120,11 @@ bool load_staged_job(const std::string &dir, JobSpec &spec, Paths &paths, std::c
         }
         spec.target = j.at("target").get<std::string>();
         const std::string be = j.at("backend").get<std::string>();
-        if (be != "ref" && be != "accel") {
+        if (be != "ref" && be != "accel" && be != "vendor") {
             error = "job.json: unknown backend '" + be + "'";
             return false;
         }
-        spec.backend = be == "accel" ? Backend::Accel : Backend::Ref;
+        spec.backend = be == "accel" ? Backend::Accel : be == "vendor" ? Backend::Vendor : Backend::Ref;
         spec.fast_size = j.at("fast_size").get<uint32_t>();
         spec.slow_size = j.at("slow_size").get<uint32_t>();
         spec.debug = j.at("debug").get<uint32_t>();

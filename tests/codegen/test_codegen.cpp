@@ -129,12 +129,12 @@ TEST(Codegen, DeviceBackendsCallTheirOwnFunctions) {
     struct Case {
         const char *backend, *has, *prepare, *deinit, *dispatch, *scratch;
     } cases[] = {
-        {"tigris-arm", "TIGRIS_HAS_CMSIS_NN", "tigris_cmsis_nn_prepare(&model_.plan, &model_.mem)",
-         "tigris_cmsis_nn_deinit(&model_.mem)", "tigris_dispatch_kernel_cmsis_nn", "TIGRIS_ARM_SCRATCH_BYTES"},
+        {"tigris-arm", "TIGRIS_HAS_TIGRIS_ARM", "tigris_arm_prepare(&model_.plan, &model_.mem)",
+         "tigris_arm_deinit(&model_.mem)", "tigris_dispatch_kernel_tigris_arm", "TIGRIS_ARM_SCRATCH_BYTES"},
         {"cmsis-nn", "TIGRIS_HAS_CMSIS_NN", "tigris_cmsis_nn_prepare(&model_.plan, &model_.mem)",
          "tigris_cmsis_nn_deinit(&model_.mem)", "tigris_dispatch_kernel_cmsis_nn", "TIGRIS_CMSIS_NN_SCRATCH_BYTES"},
-        {"tigris-xtensa", "TIGRIS_HAS_ESP_NN", "tigris_esp_nn_prepare(&model_.plan, &model_.mem)",
-         "tigris_esp_nn_deinit()", "tigris_dispatch_kernel_esp_nn", "TIGRIS_XTENSA_SCRATCH_BYTES"},
+        {"tigris-xtensa", "TIGRIS_HAS_TIGRIS_XTENSA", "tigris_xtensa_prepare(&model_.plan, &model_.mem)",
+         "tigris_xtensa_deinit()", "tigris_dispatch_kernel_tigris_xtensa", "TIGRIS_XTENSA_SCRATCH_BYTES"},
         {"esp-nn", "TIGRIS_HAS_ESP_NN", "tigris_esp_nn_prepare(&model_.plan, &model_.mem)", "tigris_esp_nn_deinit()",
          "tigris_dispatch_kernel_esp_nn", nullptr},
     };

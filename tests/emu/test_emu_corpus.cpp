@@ -43,7 +43,7 @@ TEST_P(EmuCorpus, ReferenceAndAcceleratedGiveTheExpectedBytes) {
         emu::JobResult r = emu::run_job(s, emu_test::paths_without_counts(), std::chrono::seconds(60));
         SCOPED_TRACE(std::string(emu::backend_name(be)) + " on " + target + ": " + r.error);
         ASSERT_EQ(r.status, emu::JobResult::Status::Ok) << r.report.substr(0, 2000);
-        if (be == emu::Backend::Accel) EXPECT_TRUE(r.kernel == "cmsis-nn" || r.kernel == "esp-nn") << r.kernel;
+        if (be == emu::Backend::Accel) EXPECT_TRUE(r.kernel == "tigris-arm" || r.kernel == "tigris-xtensa") << r.kernel;
         const std::vector<uint8_t> expected = emu_test::corpus(c + ".expected.bin");
         ASSERT_EQ(r.outputs.size(), expected.size());
         EXPECT_TRUE(r.outputs == expected) << "outputs differ from " << c << ".expected.bin";
@@ -53,6 +53,57 @@ TEST_P(EmuCorpus, ReferenceAndAcceleratedGiveTheExpectedBytes) {
         EXPECT_LE(r.fast_peak, r.fast_size);
     }
 }
+
+// The CMSIS-NN adapter (backend "vendor" of the Arm images built against
+// Arm's CMSIS-NN, docs/kernels-cmsis-nn.md): every corpus case gives the
+// expected bytes, which are the int8 reference's for the int8 cases (float
+// plans go to the float kernels through the reference dispatcher). Images
+// built without CMSIS-NN (no ../shared/third_party/CMSIS-NN at configure
+// time) refuse the backend, and the test skips saying so.
+class EmuCorpusCmsisNn : public ::testing::TestWithParam<std::tuple<const char *, const char *>> {};
+
+TEST_P(EmuCorpusCmsisNn, GivesTheReferenceBytes) {
+    TIGRIS_REQUIRE_SHARED();
+    const std::string c = std::get<0>(GetParam()), target = std::get<1>(GetParam());
+    EMU_REQUIRE(target);
+    std::vector<uint8_t> ref_out;
+    for (emu::Backend be : {emu::Backend::Vendor, emu::Backend::Ref}) {
+        emu::JobSpec s;
+        s.target = target;
+        s.plan = emu_test::corpus(c + ".tgrs");
+        s.input = emu_test::corpus(c + ".input.bin");
+        s.backend = be;
+        s.op_counts = false;
+        emu::JobResult r = emu::run_job(s, emu_test::paths_without_counts(), std::chrono::seconds(60));
+        SCOPED_TRACE(std::string(emu::backend_name(be)) + " on " + target + ": " + r.error);
+        if (be == emu::Backend::Vendor && r.status == emu::JobResult::Status::Refused && r.error_kind == "no-accel")
+            GTEST_SKIP() << "the " << target
+                         << " image was built without CMSIS-NN (configure the preset with "
+                            "../shared/third_party/CMSIS-NN present, or -DTIGRIS_CMSIS_NN_DIR=...): "
+                         << r.error;
+        ASSERT_EQ(r.status, emu::JobResult::Status::Ok) << r.report.substr(0, 2000);
+        const std::vector<uint8_t> expected = emu_test::corpus(c + ".expected.bin");
+        EXPECT_TRUE(r.outputs == expected) << "outputs differ from " << c << ".expected.bin";
+        if (be == emu::Backend::Vendor) {
+            EXPECT_EQ(r.kernel, "cmsis-nn");
+            ref_out = r.outputs;
+        } else {
+            EXPECT_EQ(r.kernel, c.find("_s8_") != std::string::npos ? "s8" : "f32");
+            EXPECT_TRUE(r.outputs == ref_out) << "cmsis-nn and reference outputs differ";
+        }
+    }
+}
+
+const char *const kArmTargets[] = {"cortex-m4", "cortex-m7", "cortex-m55"};
+
+INSTANTIATE_TEST_SUITE_P(ArmBoards, EmuCorpusCmsisNn,
+                         ::testing::Combine(::testing::ValuesIn(kCases), ::testing::ValuesIn(kArmTargets)),
+                         [](const auto &info) {
+                             std::string n = std::string(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
+                             for (char &ch : n)
+                                 if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                             return n;
+                         });
 
 INSTANTIATE_TEST_SUITE_P(AllBoards, EmuCorpus, ::testing::Combine(::testing::ValuesIn(kCases), ::testing::ValuesIn(kTargets)),
                          [](const auto &info) {

@@ -120,6 +120,12 @@ TEST(EmuStage, JobAndResultSurviveTheirFiles) {
     EXPECT_EQ(back.debug, static_cast<uint32_t>(TIGRIS_EMU_DEBUG_HANG));
     EXPECT_FALSE(back.op_counts);
     EXPECT_EQ(timeout.count(), 1234);
+    // The vendor backend (cmsis-nn) survives its file too.
+    spec.backend = emu::Backend::Vendor;
+    const fs::path vdir = tigris_test::cli_scratch() / "stage-roundtrip-vendor";
+    ASSERT_TRUE(emu::stage_job(spec, paths, std::chrono::milliseconds(1234), vdir.string(), err)) << err;
+    ASSERT_TRUE(emu::load_staged_job(vdir.string(), back, bp, timeout, err)) << err;
+    EXPECT_EQ(back.backend, emu::Backend::Vendor);
     EXPECT_EQ(bp.firmware_dir, "/fw");
     EXPECT_EQ(bp.plugin, "/plugin.so");
     EXPECT_FALSE(bp.timer_fallback);
@@ -132,7 +138,7 @@ TEST(EmuStage, JobAndResultSurviveTheirFiles) {
     r.run_instructions = 123456789012ull;
     r.ops = {{2, 3, 400}, {7, 1, 5}};
     r.fault_pc = 0x1234;
-    r.kernel = "cmsis-nn";
+    r.kernel = "tigris-arm";
     emu::JobResult rb;
     ASSERT_TRUE(emu::result_from_json(emu::result_to_json(r), rb, err)) << err;
     EXPECT_EQ(rb.status, Status::Fault);
@@ -144,7 +150,7 @@ TEST(EmuStage, JobAndResultSurviveTheirFiles) {
     EXPECT_EQ(rb.ops[1].op, 7);
     EXPECT_EQ(rb.ops[0].instructions, 400u);
     EXPECT_EQ(rb.fault_pc, r.fault_pc);
-    EXPECT_EQ(rb.kernel, "cmsis-nn");
+    EXPECT_EQ(rb.kernel, "tigris-arm");
     EXPECT_FALSE(emu::result_from_json("{\"status\": \"sideways\"}", rb, err));
     EXPECT_FALSE(emu::load_staged_job((dir / "missing").string(), back, bp, timeout, err));
 }
@@ -172,7 +178,7 @@ TEST(EmuStage, EmuJobRunsAStagedJobLikeTheLocalPool) {
     ASSERT_TRUE(local.ok()) << local.error;
     EXPECT_EQ(staged.outputs, local.outputs);
     EXPECT_EQ(staged.outputs, emu_test::corpus("linebuf_s8_conv_sig_chain_v5.random.expected.bin"));
-    EXPECT_EQ(staged.kernel, "esp-nn");
+    EXPECT_EQ(staged.kernel, "tigris-xtensa");
 
     // A directory without a job: a result that says so, not a crash.
     const fs::path empty = tigris_test::cli_scratch() / "emu-job-empty";

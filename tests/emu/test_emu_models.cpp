@@ -93,6 +93,64 @@ TEST_P(EmuModels, ImportedModelGivesTfliteMicroBytesOnEveryBoardWithFewerInstruc
     }
 }
 
+// The same models through the CMSIS-NN adapter on the Arm boards (images
+// built against Arm's CMSIS-NN; the test skips for images without it):
+// TFLite Micro's bytes, and fewer instructions than the reference for
+// conv, depthwise and fully connected.
+TEST_P(EmuModels, CmsisNnAdapterGivesTfliteMicroBytesOnArmBoards) {
+    TIGRIS_REQUIRE_SHARED();
+    const char *const arm[] = {"cortex-m4", "cortex-m7", "cortex-m55"};
+    for (const char *t : arm) EMU_REQUIRE(t);
+    const std::string model = GetParam();
+    const std::vector<uint8_t> plan = import_model(model);
+    ASSERT_FALSE(plan.empty());
+    const auto types = op_types(plan);
+    const auto input = tigris_test::read_file(tigris_test::shared_dir() / "corpus" / "oracle" / (model + ".mid.input.bin"));
+    const auto expected =
+        tigris_test::read_file(tigris_test::shared_dir() / "corpus" / "oracle" / (model + ".mid.expected.bin"));
+    const emu::Paths paths = emu::Paths::defaults();
+    const bool counting = !paths.plugin.empty() && std::filesystem::exists(paths.plugin);
+    emu::Fleet::Limits lim;
+    lim.workers = 2;
+    emu::Fleet fleet(lim, paths);
+    std::vector<std::pair<std::string, std::pair<emu::Fleet::Ticket, emu::Fleet::Ticket>>> jobs;
+    for (const char *target : arm) {
+        emu::JobSpec s;
+        s.target = target;
+        s.plan = plan;
+        s.input = input;
+        auto ref = fleet.submit(s);
+        s.backend = emu::Backend::Vendor;
+        auto ven = fleet.submit(s);
+        jobs.push_back({target, {ref, ven}});
+    }
+    std::string skipped;
+    for (auto &[target, tickets] : jobs) {
+        SCOPED_TRACE(model + " on " + target);
+        emu::JobResult ref = fleet.wait(tickets.first), ven = fleet.wait(tickets.second);
+        ASSERT_TRUE(ref.ok()) << ref.error;
+        if (ven.status == emu::JobResult::Status::Refused && ven.error_kind == "no-accel") {
+            skipped += " " + target;
+            continue;
+        }
+        ASSERT_TRUE(ven.ok()) << ven.error;
+        EXPECT_EQ(ven.kernel, "cmsis-nn");
+        EXPECT_TRUE(ven.outputs == expected) << "cmsis-nn differs from TFLite Micro";
+        if (!counting) continue;
+        std::map<std::string, std::pair<uint64_t, uint64_t>> per;  // type -> (ref, cmsis-nn)
+        for (const auto &o : ref.ops) per[tigris::host::op_type_name(types.at(o.op))].first += o.instructions;
+        for (const auto &o : ven.ops) per[tigris::host::op_type_name(types.at(o.op))].second += o.instructions;
+        for (const char *k : {"CONV", "DEPTHWISE", "FULLY_CONN"}) {
+            if (!per.count(k)) continue;
+            EXPECT_LT(per[k].second, per[k].first) << k << ": cmsis-nn " << per[k].second << " vs reference "
+                                                   << per[k].first;
+        }
+    }
+    if (!skipped.empty())
+        GTEST_SKIP() << "images built without CMSIS-NN (no ../shared/third_party/CMSIS-NN at configure time):"
+                     << skipped;
+}
+
 INSTANTIATE_TEST_SUITE_P(Oracle, EmuModels, ::testing::ValuesIn(kModels));
 
 }  // namespace

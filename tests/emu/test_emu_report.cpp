@@ -9,13 +9,13 @@ namespace emu = tigris::host::emu;
 
 TEST(EmuReport, OutputsStatsAndLogAreRead) {
     const std::string text =
-        "@tigris-emu 1\n@board mps2-an386\n@cpu cortex-m4\n@accel cmsis-nn\n@backend accel cmsis-nn\n"
+        "@tigris-emu 1\n@board mps2-an386\n@cpu cortex-m4\n@accel tigris-arm\n@vendor cmsis-nn\n@backend accel tigris-arm\n"
         "@fast_required 4096\n@fast_size 4096\n@slow_size 9000\n@calls 3\n@logged 3\n@log 0 1 0\n"
         "@fast_peak 3000\n@slow_peak 100\n@output 0 3\n0a0bff\n@output 1 2\n8001\n@end 0\n";
     emu::JobResult r;
     std::vector<uint16_t> log;
     emu::parse_report(text, r, &log);
-    EXPECT_EQ(r.kernel, "cmsis-nn");
+    EXPECT_EQ(r.kernel, "tigris-arm");
     EXPECT_EQ(r.fast_required, 4096u);
     EXPECT_EQ(r.fast_peak, 3000u);
     EXPECT_EQ(r.slow_peak, 100u);

@@ -2,8 +2,8 @@
 // through the executor: the shared oracle models lowered by `tigris import`
 // one op per stage, with a tight fast budget (multi-op stages, bands and
 // chains) and with LZ4 weights (kernels read weights decoded into the fast
-// arena), run with tigris_dispatch_kernel_esp_nn after tigris_esp_nn_prepare
-// in an arena sized by tigris_esp_nn_fast_arena_required, must give TFLite
+// arena), run with tigris_dispatch_kernel_tigris_xtensa after tigris_xtensa_prepare
+// in an arena sized by tigris_xtensa_fast_arena_required, must give TFLite
 // Micro's reference bytes exactly. A counting dispatcher shows that the
 // tuned kernels, not only the fallback, ran.
 #include <gtest/gtest.h>
@@ -22,7 +22,7 @@ extern "C" {
 #include "tigris_executor.h"
 #include "tigris_iface.h"
 #include "tigris_kernels.h"
-#include "tigris_kernels_esp_nn.h"
+#include "tigris_kernels_tigris_xtensa.h"
 #include "tigris_loader.h"
 int xt_dispatch_tuned(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem);
 }
@@ -58,14 +58,14 @@ int counting_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t i
 // Runs plan on input with the lx106 backend; returns the outputs ("" error on failure).
 // core_only: a fast arena of the core's need only (no room for the scratch:
 // every op must then run on the reference, still bit-exact).
-std::vector<uint8_t> run_esp_nn(const std::vector<uint8_t> &bytes, const std::vector<uint8_t> &input, bool counting,
+std::vector<uint8_t> run_tigris_xtensa(const std::vector<uint8_t> &bytes, const std::vector<uint8_t> &input, bool counting,
                                 Counts *counts, std::string *err, bool core_only = false) {
     Buf blob(bytes.size());
     std::memcpy(blob.p, bytes.data(), bytes.size());
     tigris_plan_t plan;
     if (tigris_plan_load(blob.p, (uint32_t)bytes.size(), &plan) != TIGRIS_OK) return *err = "load", std::vector<uint8_t>{};
     const uint16_t nt = plan.header->num_tensors;
-    uint32_t fast_size = core_only ? tigris_fast_arena_required(&plan) : tigris_esp_nn_fast_arena_required(&plan);
+    uint32_t fast_size = core_only ? tigris_fast_arena_required(&plan) : tigris_xtensa_fast_arena_required(&plan);
     if (fast_size == UINT32_MAX) return *err = "fast_arena_required", std::vector<uint8_t>{};
     uint64_t slow = 4096;
     for (uint16_t t = 0; t < nt; t++) slow += 2ull * (plan.tensors[t].size_bytes + 64);
@@ -74,7 +74,7 @@ std::vector<uint8_t> run_esp_nn(const std::vector<uint8_t> &bytes, const std::ve
     tigris_mem_t mem;
     if (tigris_mem_init(&mem, ptrs.data(), nt, fast.p, fast_size, slowbuf.p, (uint32_t)slow) != TIGRIS_MEM_OK)
         return *err = "mem_init", std::vector<uint8_t>{};
-    if (tigris_esp_nn_prepare(&plan, &mem) != 0) return *err = "prepare", std::vector<uint8_t>{};
+    if (tigris_xtensa_prepare(&plan, &mem) != 0) return *err = "prepare", std::vector<uint8_t>{};
     size_t at = 0;
     for (uint8_t i = 0; i < plan.header->num_model_inputs; i++) {
         uint16_t t = plan.model_inputs[i];
@@ -89,7 +89,7 @@ std::vector<uint8_t> run_esp_nn(const std::vector<uint8_t> &bytes, const std::ve
         return *err = "state", std::vector<uint8_t>{};
     tigris_exec_stats_t stats{};
     tigris_exec_error_t xe =
-        tigris_run_with_state(&plan, &mem, counting ? counting_kernel : tigris_dispatch_kernel_esp_nn,
+        tigris_run_with_state(&plan, &mem, counting ? counting_kernel : tigris_dispatch_kernel_tigris_xtensa,
                               counting ? counts : nullptr, &stats, ws.data(), ws.size(), state.data(), state.size());
     std::vector<uint8_t> out;
     if (xe == TIGRIS_EXEC_OK) {
@@ -103,7 +103,7 @@ std::vector<uint8_t> run_esp_nn(const std::vector<uint8_t> &bytes, const std::ve
     } else {
         *err = std::string("run: ") + tigris_exec_error_str(xe);
     }
-    tigris_esp_nn_deinit();
+    tigris_xtensa_deinit();
     EXPECT_EQ(mem.fast_size, fast_size) << "deinit gives the reservation back";
     return out;
 }
@@ -141,7 +141,7 @@ TEST(XtModels, ImportedOracleModelsGiveTfliteBytes) {
                 for (bool counting : {false, true}) {
                     Counts c;
                     std::string err;
-                    const auto got = run_esp_nn(plan, in, counting, &c, &err);
+                    const auto got = run_tigris_xtensa(plan, in, counting, &c, &err);
                     ASSERT_TRUE(err.empty()) << name << " " << what << ": " << err;
                     ASSERT_EQ(got.size(), want.size()) << name;
                     size_t diff = 0;
@@ -171,7 +171,7 @@ TEST(XtModels, ArenaWithoutRoomForScratchRunsOnTheReference) {
         const auto in = oracle(name, "mid", "input"), want = oracle(name, "mid", "expected");
         Counts c;
         std::string err;
-        const auto got = run_esp_nn(plan, in, true, &c, &err, true);
+        const auto got = run_tigris_xtensa(plan, in, true, &c, &err, true);
         ASSERT_TRUE(err.empty()) << name << ": " << err;
         EXPECT_EQ(got, want) << name;
         EXPECT_EQ(c.tuned, 0u) << name;
@@ -190,8 +190,8 @@ TEST(XtBackend, PrepareReservesTopOfFastArenaAndDeinitRestoresIt) {
     std::memcpy(blob.p, bytes.data(), bytes.size());
     tigris_plan_t plan;
     ASSERT_EQ(tigris_plan_load(blob.p, (uint32_t)bytes.size(), &plan), TIGRIS_OK);
-    const uint32_t scratch = tigris_esp_nn_scratch_required(&plan), core = tigris_fast_arena_required(&plan);
-    const uint32_t fast_size = tigris_esp_nn_fast_arena_required(&plan);
+    const uint32_t scratch = tigris_xtensa_scratch_required(&plan), core = tigris_fast_arena_required(&plan);
+    const uint32_t fast_size = tigris_xtensa_fast_arena_required(&plan);
     ASSERT_GT(scratch, 0u);
     ASSERT_NE(scratch, UINT32_MAX);
     EXPECT_EQ(fast_size, core + scratch + TIGRIS_TENSOR_ALIGN - 1u);
@@ -200,22 +200,22 @@ TEST(XtBackend, PrepareReservesTopOfFastArenaAndDeinitRestoresIt) {
     tigris_mem_t mem;
     ASSERT_EQ(tigris_mem_init(&mem, ptrs.data(), plan.header->num_tensors, fast.p, fast_size, slow.p, 1 << 20),
               TIGRIS_MEM_OK);
-    ASSERT_EQ(tigris_esp_nn_prepare(&plan, &mem), 0);
+    ASSERT_EQ(tigris_xtensa_prepare(&plan, &mem), 0);
     const uint32_t reserved = fast_size - mem.fast_size;
     EXPECT_GE(reserved, scratch);
     EXPECT_LT(reserved, scratch + TIGRIS_TENSOR_ALIGN);
     EXPECT_GE(mem.fast_size, core);
     EXPECT_EQ(((uintptr_t)mem.fast_base + mem.fast_size) % TIGRIS_TENSOR_ALIGN, 0u);
-    ASSERT_EQ(tigris_esp_nn_prepare(&plan, &mem), 0);
+    ASSERT_EQ(tigris_xtensa_prepare(&plan, &mem), 0);
     EXPECT_EQ(fast_size - mem.fast_size, reserved) << "a second prepare replaces the first";
-    tigris_esp_nn_deinit();
+    tigris_xtensa_deinit();
     EXPECT_EQ(mem.fast_size, fast_size);
-    tigris_esp_nn_deinit();  // harmless twice
+    tigris_xtensa_deinit();  // harmless twice
     EXPECT_EQ(mem.fast_size, fast_size);
-    EXPECT_EQ(tigris_esp_nn_prepare(nullptr, &mem), -1);
-    EXPECT_EQ(tigris_esp_nn_prepare(&plan, nullptr), -1);
-    EXPECT_EQ(tigris_esp_nn_scratch_required(nullptr), UINT32_MAX);
-    EXPECT_EQ(tigris_esp_nn_fast_arena_required(nullptr), UINT32_MAX);
+    EXPECT_EQ(tigris_xtensa_prepare(nullptr, &mem), -1);
+    EXPECT_EQ(tigris_xtensa_prepare(&plan, nullptr), -1);
+    EXPECT_EQ(tigris_xtensa_scratch_required(nullptr), UINT32_MAX);
+    EXPECT_EQ(tigris_xtensa_fast_arena_required(nullptr), UINT32_MAX);
     // Without prepare the dispatcher is the reference (a tuned call declines).
     EXPECT_EQ(xt_dispatch_tuned(&plan, &plan.ops[0], 0, &mem), 1);
 }

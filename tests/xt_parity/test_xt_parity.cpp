@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "tigris_kernels_esp_nn.h"
+#include "tigris_kernels_tigris_xtensa.h"
 #include "xt_cases.h"
 
 namespace {

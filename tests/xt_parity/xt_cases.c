@@ -10,7 +10,7 @@
 
 #include "tigris.h"
 #include "tigris_kernels.h"
-#include "tigris_kernels_esp_nn.h"
+#include "tigris_kernels_tigris_xtensa.h"
 #include "tigris_mem.h"
 
 /* The backend's tuned kernels alone (xt_backend.c): 1 when they decline. */
@@ -424,7 +424,7 @@ int xt_case_run(int kind, uint32_t seed, int banded, int big, void *arena, uint3
     }
     uint32_t ob = c->tensors[out_t].size_bytes;
     uint8_t *yacc = (uint8_t *)take(&b, ob + 32u, 16);
-    uint32_t scratch = tigris_esp_nn_scratch_required(&c->plan);
+    uint32_t scratch = tigris_xtensa_scratch_required(&c->plan);
     if (scratch == UINT32_MAX) return -1;
     uint8_t *fast = (uint8_t *)take(&b, scratch + 64u, 16);
     if (!yacc || !fast) return -1;
@@ -445,13 +445,13 @@ int xt_case_run(int kind, uint32_t seed, int banded, int big, void *arena, uint3
     c->ptrs[out_t] = yacc;
     mem.fast_base = fast;
     mem.fast_size = scratch + 64u;
-    if (tigris_esp_nn_prepare(&c->plan, &mem)) return -1;
+    if (tigris_xtensa_prepare(&c->plan, &mem)) return -1;
     uint32_t t2 = counter ? counter() : 0;
-    res->rc_acc = tigris_dispatch_kernel_esp_nn(&c->plan, op, 0, &mem, NULL);
+    res->rc_acc = tigris_dispatch_kernel_tigris_xtensa(&c->plan, op, 0, &mem, NULL);
     uint32_t t3 = counter ? counter() : 0;
     /* whether the tuned kernel itself takes it (it writes the same bytes again) */
     res->tuned = xt_dispatch_tuned(&c->plan, op, 0, &mem) == 0;
-    tigris_esp_nn_deinit();
+    tigris_xtensa_deinit();
     res->cost_ref = t1 - t0;
     res->cost_acc = t3 - t2;
 

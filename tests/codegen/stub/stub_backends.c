@@ -11,6 +11,8 @@
 #include "tigris_kernels.h"
 #include "tigris_kernels_cmsis_nn.h"
 #include "tigris_kernels_esp_nn.h"
+#include "tigris_kernels_tigris_arm.h"
+#include "tigris_kernels_tigris_xtensa.h"
 
 #ifndef STUB_SCRATCH_BYTES
 #define STUB_SCRATCH_BYTES 5000u
@@ -21,7 +23,7 @@ typedef struct {
     uint32_t saved_fast_size;
 } stub_ctx;
 
-static stub_ctx cmsis, esp;
+static stub_ctx cmsis, esp, arm, xt;
 
 static uint32_t with_scratch(const tigris_plan_t *plan) {
     const uint32_t core = tigris_fast_arena_required(plan);
@@ -67,8 +69,6 @@ int tigris_dispatch_kernel_cmsis_nn(const tigris_plan_t *plan, const tigris_op_t
     return tigris_dispatch_kernel_s8(plan, op, op_index, mem, user_ctx);
 }
 
-uint32_t tigris_esp_nn_scratch_required(const tigris_plan_t *plan) { return plan ? STUB_SCRATCH_BYTES : UINT32_MAX; }
-uint32_t tigris_esp_nn_fast_arena_required(const tigris_plan_t *plan) { return with_scratch(plan); }
 
 static int esp_prepared;
 static tigris_mem_t *esp_mem;
@@ -91,5 +91,45 @@ void tigris_esp_nn_deinit(void) {
 int tigris_dispatch_kernel_esp_nn(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
                                   tigris_mem_t *mem, void *user_ctx) {
     if (!esp_prepared || mem != esp_mem) return -1;
+    return tigris_dispatch_kernel_s8(plan, op, op_index, mem, user_ctx);
+}
+
+/* tigris-arm: the CMSIS-NN contract's shape (reserve or fail, deinit(mem)). */
+uint32_t tigris_arm_scratch_required(const tigris_plan_t *plan) { return plan ? STUB_SCRATCH_BYTES : UINT32_MAX; }
+uint32_t tigris_arm_fast_arena_required(const tigris_plan_t *plan) { return with_scratch(plan); }
+
+int tigris_arm_prepare(const tigris_plan_t *plan, tigris_mem_t *mem) {
+    if (!plan || !mem) return -1;
+    release(&arm);
+    return reserve(&arm, plan, mem);
+}
+
+int tigris_arm_deinit(tigris_mem_t *mem) {
+    if (!mem || mem != arm.mem) return -1;
+    release(&arm);
+    return 0;
+}
+
+int tigris_dispatch_kernel_tigris_arm(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
+                                      tigris_mem_t *mem, void *user_ctx) {
+    if (mem != arm.mem) return -1;
+    return tigris_dispatch_kernel_s8(plan, op, op_index, mem, user_ctx);
+}
+
+/* tigris-xtensa: scratch in the arena, reserve or fail, deinit(void). */
+uint32_t tigris_xtensa_scratch_required(const tigris_plan_t *plan) { return plan ? STUB_SCRATCH_BYTES : UINT32_MAX; }
+uint32_t tigris_xtensa_fast_arena_required(const tigris_plan_t *plan) { return with_scratch(plan); }
+
+int tigris_xtensa_prepare(const tigris_plan_t *plan, tigris_mem_t *mem) {
+    if (!plan || !mem) return -1;
+    release(&xt);
+    return reserve(&xt, plan, mem);
+}
+
+void tigris_xtensa_deinit(void) { release(&xt); }
+
+int tigris_dispatch_kernel_tigris_xtensa(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
+                                         tigris_mem_t *mem, void *user_ctx) {
+    if (!xt.mem || mem != xt.mem) return -1;
     return tigris_dispatch_kernel_s8(plan, op, op_index, mem, user_ctx);
 }

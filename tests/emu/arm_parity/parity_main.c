@@ -25,8 +25,28 @@
 #include "kernels/arm/arm_common.h" /* ta_mbqm, fx_mbqm */
 #include "kplan.h"
 #include "tigris_kernels.h"
-#include "tigris_kernels_cmsis_nn.h"
+#include "tigris_kernels_tigris_arm.h"
 
+#ifdef PARITY_CMSIS_NN
+/* The same cases against the CMSIS-NN adapter (cmsis_nn_parity.elf): its
+ * wrappers call Arm's CMSIS-NN or fall back; every byte must still be the
+ * reference's. Shapes CMSIS-NN does not take may fall back (counted, not
+ * failed); cmsis_checks() covers the contract (scratch, prepare, deinit). */
+#    include "kernels/cmsis_nn/cn_internal.h"
+#    include "tigris_kernels_cmsis_nn.h"
+#    define BE_NAME "cmsis-nn"
+#    define BE_PREPARE tigris_cmsis_nn_prepare
+#    define BE_SCRATCH tigris_cmsis_nn_scratch_required
+#    define BE_DISPATCH tigris_dispatch_kernel_cmsis_nn
+#    define BE_DEINIT tigris_cmsis_nn_deinit
+#    define W(f) cn_##f
+#else
+#    define BE_NAME "tigris-arm"
+#    define BE_PREPARE tigris_arm_prepare
+#    define BE_SCRATCH tigris_arm_scratch_required
+#    define BE_DISPATCH tigris_dispatch_kernel_tigris_arm
+#    define BE_DEINIT tigris_arm_deinit
+#    define W(f) ta_##f
 /* The accelerated wrappers (core/src/kernels/arm/arm_common.h): called
  * directly to see whether a shape was taken (1 = fell back). */
 int ta_conv(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
@@ -35,6 +55,7 @@ int ta_fully_connected(const tigris_plan_t *, const tigris_op_t *, uint16_t, tig
 int ta_max_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int ta_avg_pool(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
 int ta_add(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
+#endif
 
 uint8_t kp_arena[KP_ARENA] __attribute__((aligned(16)));
 uint8_t kp_blob[128u * 1024u] __attribute__((aligned(16)));
@@ -82,7 +103,7 @@ static stat_t stats[S_N] = {{"conv", 0, 0, 0}, {"depthwise", 0, 0, 0}, {"fully_c
                             {"max_pool", 0, 0, 0}, {"avg_pool", 0, 0, 0}, {"add", 0, 0, 0}};
 
 typedef int (*wrap_fn)(const tigris_plan_t *, const tigris_op_t *, uint16_t, tigris_mem_t *);
-static const wrap_fn wrappers[S_N] = {ta_conv, ta_depthwise, ta_fully_connected, ta_max_pool, ta_avg_pool, ta_add};
+static const wrap_fn wrappers[S_N] = {W(conv), W(depthwise), W(fully_connected), W(max_pool), W(avg_pool), W(add)};
 
 /* Run reference and accelerated on the plan in K; compare; optional ticks. */
 static int run_case(int kind, uint16_t out, const tigris_tile_ctx_t *tile, uint32_t *ticks_ref, uint32_t *ticks_acc,
@@ -99,10 +120,9 @@ static int run_case(int kind, uint16_t out, const tigris_tile_ctx_t *tile, uint3
     }
     memcpy(ptrs, K.ptrs, sizeof ptrs); /* mem_init cleared them */
     uint32_t full = mem.fast_size;
-    if (tigris_cmsis_nn_prepare(&K.plan, &mem) != 0 || mem.fast_size > full ||
-        full - mem.fast_size < tigris_cmsis_nn_scratch_required(&K.plan)) {
+    if (BE_PREPARE(&K.plan, &mem) != 0 || mem.fast_size > full || full - mem.fast_size < BE_SCRATCH(&K.plan)) {
         printf("FAIL %s #%lu: prepare (scratch %lu)\n", st->name, (unsigned long)st->cases,
-               (unsigned long)tigris_cmsis_nn_scratch_required(&K.plan));
+               (unsigned long)BE_SCRATCH(&K.plan));
         st->fails++;
         return -1;
     }
@@ -116,10 +136,13 @@ static int run_case(int kind, uint16_t out, const tigris_tile_ctx_t *tile, uint3
     memcpy(ref_out, y, ob);
     memset(y, 0x5A, ob);
     uint32_t t2 = tick_now();
-    int rc_acc = tigris_dispatch_kernel_cmsis_nn(&K.plan, &K.op, 0, &mem, NULL);
+    int rc_acc = BE_DISPATCH(&K.plan, &K.op, 0, &mem, NULL);
     uint32_t t3 = tick_now();
     int bad = rc_ref != rc_acc || memcmp(ref_out, y, ob) != 0;
     expect_accel = expect_accel && rc_ref == 0; /* the reference refuses it: so must we */
+#ifdef PARITY_CMSIS_NN
+    expect_accel = 0; /* CMSIS-NN takes fewer variants than tigris-arm: fallbacks are counted */
+#endif
     /* Was the shape taken by the accelerated wrapper itself? */
     memset(y, 0x5A, ob);
     int rc_wrap = wrappers[kind](&K.plan, &K.op, 0, &mem);
@@ -130,7 +153,7 @@ static int run_case(int kind, uint16_t out, const tigris_tile_ctx_t *tile, uint3
         printf("FAIL %s #%lu: fell back to the reference\n", st->name, (unsigned long)st->cases);
         bad = 1;
     }
-    if (tigris_cmsis_nn_deinit(&mem) != 0 || mem.fast_size != full) {
+    if (BE_DEINIT(&mem) != 0 || mem.fast_size != full) {
         printf("FAIL %s #%lu: deinit did not restore the arena\n", st->name, (unsigned long)st->cases);
         bad = 1;
     }
@@ -140,6 +163,21 @@ static int run_case(int kind, uint16_t out, const tigris_tile_ctx_t *tile, uint3
         while (i < ob && ref_out[i] == y[i]) i++;
         printf("FAIL %s #%lu: rc ref %d acc %d, first diff at byte %lu of %lu\n", st->name,
                (unsigned long)st->cases, rc_ref, rc_acc, (unsigned long)i, (unsigned long)ob);
+#ifdef PARITY_CMSIS_NN
+        {
+            const int32_t *od = &K.shapes[K.tensors[out].shape_off], *id = &K.shapes[K.tensors[0].shape_off];
+            const tigris_quant_param_t *q = &K.quants[K.tensors[out].quant_param_idx];
+            uint32_t ch = i % (uint32_t)od[K.tensors[out].ndim - 1], qc = q->num_channels > 1 ? ch : 0;
+            printf("  in %ld %ld %ld %ld out %ld %ld %ld %ld k %d %d s %d %d pad %d %d %d %d tile %d ch %lu ref %d got %d "
+                   "m %ld s %ld act %d %d\n",
+                   (long)id[0], (long)id[1], (long)id[2], (long)id[3], (long)od[0], (long)od[1], (long)od[2],
+                   (long)od[3], K.op.spatial.kernel_h, K.op.spatial.kernel_w, K.op.spatial.stride_h,
+                   K.op.spatial.stride_w, K.op.spatial.pad_top, K.op.spatial.pad_bottom, K.op.spatial.pad_left,
+                   K.op.spatial.pad_right, tile ? 1 : 0, (unsigned long)ch, (int8_t)ref_out[i], (int8_t)y[i],
+                   (long)K.qdata[q->multiplier_off + qc], (long)K.qdata[q->shift_off + qc], K.op.act_min,
+                   K.op.act_max);
+        }
+#endif
     }
     if (ticks_ref) *ticks_ref = tick_delta(t0, t1);
     if (ticks_acc) *ticks_acc = tick_delta(t2, t3);
@@ -507,6 +545,7 @@ static void bench(const char *what, int kind, uint32_t tr, uint32_t ta) {
            (unsigned long)(r100 / 100u), (unsigned long)(r100 % 100u));
 }
 
+#ifndef PARITY_CMSIS_NN
 /* ta_mbqm (one SMULL) and ta_requant_fast (prepared, branch-free) against
  * the reference's fx_mbqm on edges and random values; returns the number of
  * differences. */
@@ -555,10 +594,134 @@ static uint32_t check_mbqm(void) {
     return bad;
 }
 
+#endif
+
+#ifdef PARITY_CMSIS_NN
+/* ---- The CMSIS-NN adapter's contract (API reference, "CMSIS-NN") ---- */
+static uint32_t cmsis_fails;
+static void cmsis_check(int ok, const char *what) {
+    if (!ok) {
+        printf("FAIL cmsis-nn contract: %s\n", what);
+        cmsis_fails++;
+    }
+}
+
+static uint32_t r16(uint32_t v) { return (v + 15u) & ~15u; }
+
+/* The op in K through the reference and the adapter: the same bytes, and
+ * CMSIS-NN called (or not) as expected. */
+static void cmsis_route_case(const char *what, int expect_vendor) {
+    tigris_mem_t mem;
+    void *ptrs[KP_MAX_T];
+    memcpy(ptrs, K.ptrs, sizeof ptrs);
+    int ok = tigris_mem_init(&mem, ptrs, (uint16_t)K.nt, fast_buf, sizeof fast_buf, NULL, 0) == TIGRIS_MEM_OK;
+    memcpy(ptrs, K.ptrs, sizeof ptrs);
+    ok = ok && tigris_cmsis_nn_prepare(&K.plan, &mem) == 0;
+    uint16_t out = K.pool[K.op.outputs_off];
+    uint32_t ob = K.tensors[out].size_bytes + 16u;
+    uint8_t *y = (uint8_t *)K.ptrs[out];
+    memset(y, 0x5A, ob);
+    int rc_ref = tigris_dispatch_kernel_s8(&K.plan, &K.op, 0, &mem, NULL);
+    memcpy(ref_out, y, ob);
+    memset(y, 0x5A, ob);
+    uint32_t before = tigris_cmsis_nn_vendor_calls();
+    int rc = tigris_dispatch_kernel_cmsis_nn(&K.plan, &K.op, 0, &mem, NULL);
+    uint32_t called = tigris_cmsis_nn_vendor_calls() - before;
+    ok = ok && rc_ref == 0 && rc == 0 && memcmp(ref_out, y, ob) == 0;
+    ok = ok && called == (expect_vendor ? 1u : 0u);
+    ok = ok && tigris_cmsis_nn_deinit(&mem) == 0;
+    printf("CMSIS route %-40s %s (vendor calls %lu)\n", what, ok ? "ok" : "FAILED", (unsigned long)called);
+    cmsis_check(ok, what);
+}
+
+static void cmsis_checks(void) {
+    uint32_t tr, ta;
+    /* Scratch = CMSIS-NN's own buffer size for the op + 12 bytes a channel
+     * (multiplier, shift, bias arrays), each 16-byte rounded. */
+    static const int32_t c3[4] = {16, 16, 16, 3}, f2[4] = {1, 1024, 128, 0};
+    conv_case(S_CONV, c3, &tr, &ta);
+    {
+        cmsis_nn_conv_params cp = {0, 0, {1, 1}, {1, 1}, {1, 1}, {-128, 127}};
+        cmsis_nn_dims in = {1, 16, 16, 16}, fd = {16, 3, 3, 16}, out = {1, 16, 16, 16};
+        int32_t b = arm_convolve_wrapper_s8_get_buffer_size(&cp, &in, &fd, &out);
+        uint32_t want = r16(r16(12u * 16u) + r16((uint32_t)b));
+        uint32_t got = tigris_cmsis_nn_scratch_required(&K.plan);
+        printf("CMSIS scratch conv 3x3 16x16x16->16: %lu (CMSIS-NN buffer %ld)\n", (unsigned long)got, (long)b);
+        cmsis_check(b > 0 && got == want, "conv scratch = CMSIS-NN's buffer size + parameter arrays");
+        cmsis_check(tigris_cmsis_nn_fast_arena_required(&K.plan) ==
+                        tigris_fast_arena_required(&K.plan) + got + (uint32_t)TIGRIS_TENSOR_ALIGN - 1u,
+                    "fast arena = core + scratch + alignment");
+    }
+    /* prepare / deinit */
+    {
+        tigris_mem_t mem, other;
+        void *ptrs[KP_MAX_T], *ptrs2[KP_MAX_T];
+        memcpy(ptrs, K.ptrs, sizeof ptrs);
+        tigris_mem_init(&mem, ptrs, (uint16_t)K.nt, fast_buf, sizeof fast_buf, NULL, 0);
+        tigris_mem_init(&other, ptrs2, (uint16_t)K.nt, fast_buf, sizeof fast_buf, NULL, 0);
+        uint32_t full = mem.fast_size, need = tigris_cmsis_nn_scratch_required(&K.plan);
+        cmsis_check(tigris_cmsis_nn_prepare(&K.plan, &mem) == 0, "prepare");
+        uint32_t reduced = mem.fast_size;
+        uintptr_t top = (uintptr_t)fast_buf + full, base = (uintptr_t)fast_buf + reduced;
+        cmsis_check(reduced < full && top - base >= need && base % TIGRIS_TENSOR_ALIGN == 0 &&
+                        top - base < need + TIGRIS_TENSOR_ALIGN,
+                    "the reservation is the top of the fast arena, aligned");
+        cmsis_check(tigris_cmsis_nn_prepare(&K.plan, &mem) == 0 && mem.fast_size == reduced,
+                    "prepare again for the same arena: 0, nothing changes");
+        cmsis_check(tigris_cmsis_nn_prepare(&K.plan, &other) == -1, "prepare for another arena before deinit: -1");
+        cmsis_check(tigris_cmsis_nn_deinit(&other) == -1, "deinit of an arena that was not prepared: -1");
+        cmsis_check(tigris_cmsis_nn_deinit(&mem) == 0 && mem.fast_size == full, "deinit restores the fast size");
+        cmsis_check(tigris_cmsis_nn_deinit(&mem) == -1, "deinit twice: -1");
+        cmsis_check(tigris_cmsis_nn_prepare(&K.plan, &other) == 0 && tigris_cmsis_nn_deinit(&other) == 0,
+                    "after deinit another arena can be prepared");
+        tigris_mem_t tiny;
+        tigris_mem_init(&tiny, ptrs2, (uint16_t)K.nt, fast_buf, need / 2u, NULL, 0);
+        cmsis_check(tigris_cmsis_nn_prepare(&K.plan, &tiny) == -1 && tiny.fast_size == need / 2u,
+                    "a fast arena smaller than the scratch: -1");
+        cmsis_check(tigris_cmsis_nn_prepare(NULL, &mem) == -1 && tigris_cmsis_nn_prepare(&K.plan, NULL) == -1,
+                    "prepare with NULL: -1");
+        cmsis_check(tigris_cmsis_nn_scratch_required(NULL) == UINT32_MAX &&
+                        tigris_cmsis_nn_fast_arena_required(NULL) == UINT32_MAX,
+                    "sizing of NULL: UINT32_MAX");
+    }
+    /* Routes: CMSIS-NN computes the conv; with a multiplier of INT32_MIN
+     * (whose saturating product CMSIS-NN does not compute as the reference
+     * does) the reference does. */
+    cmsis_route_case("conv 3x3 16x16x16->16", 1);
+    {
+        const tigris_quant_param_t *q = &K.quants[K.tensors[K.pool[K.op.outputs_off]].quant_param_idx];
+        for (uint32_t c = 0; c < q->num_channels; c++) K.qdata[q->multiplier_off + c] = INT32_MIN;
+    }
+    cmsis_route_case("conv with multiplier INT32_MIN (fallback)", 0);
+    fc_case(f2, &tr, &ta);
+    {
+        cmsis_nn_dims fd = {1024, 1, 1, 128};
+        int32_t b = arm_fully_connected_s8_get_buffer_size(&fd);
+        uint32_t want = r16(r16(12u * 128u) + r16((uint32_t)(b > 0 ? b : 0)));
+        cmsis_check(tigris_cmsis_nn_scratch_required(&K.plan) == want, "fc scratch = CMSIS-NN's buffer + parameters");
+    }
+    cmsis_route_case("fully connected 1024->128", 1);
+    static const int32_t pm[5] = {16, 32, 2, 2, 0};
+    pool_case(1, pm, &tr, &ta);
+    cmsis_route_case("max pool 2x2/2", 1);
+    K.quants[K.tensors[K.pool[K.op.outputs_off]].quant_param_idx].zero_point += 1;
+    cmsis_route_case("requantising max pool (fallback)", 0);
+    pool_case(0, pm, &tr, &ta);
+    K.op.spatial.dilation_h = 2;
+    K.op.spatial.kernel_h = 1;
+    cmsis_route_case("dilated average pool (fallback)", 0);
+}
+#endif
+
 int main(void) {
     tick_start();
+    printf("PARITY backend %s\n", BE_NAME);
+#ifdef PARITY_CMSIS_NN
+    uint32_t mbqm_bad = 0; /* tigris-arm's requantisation helpers: its own image checks them */
+#else
     uint32_t mbqm_bad = check_mbqm();
     printf("PARITY mbqm             mismatches %lu\n", (unsigned long)mbqm_bad);
+#endif
     for (int i = 0; i < 80; i++) conv_case(S_CONV, NULL, NULL, NULL);
     /* Weight rows too long to pad per call (oc * round4(k) > 16 KiB, k % 4 != 0):
      * the scalar tail path. */
@@ -677,6 +840,11 @@ int main(void) {
     bench("add 16x16x32", S_ADD, tr, ta);
     for (int k = 0; k < S_N; k++)
         if (stats[k].fails) failed = 1;
+#ifdef PARITY_CMSIS_NN
+    cmsis_checks();
+    printf("CMSIS contract failures %lu\n", (unsigned long)cmsis_fails);
+    if (cmsis_fails) failed = 1;
+#endif
     printf("%s\n", failed ? "PARITY FAILED" : "PARITY OK");
     return failed;
 }

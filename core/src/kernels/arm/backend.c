@@ -11,7 +11,7 @@
  * case.
  */
 #include "tigris_kernels.h"
-#include "tigris_kernels_cmsis_nn.h"
+#include "tigris_kernels_tigris_arm.h"
 
 #include "arm_common.h"
 
@@ -45,7 +45,7 @@ uint8_t *ta_scratch(const tigris_mem_t *mem, uint32_t need) {
     return g_arm.scratch;
 }
 
-uint32_t tigris_cmsis_nn_scratch_required(const tigris_plan_t *plan) {
+uint32_t tigris_arm_scratch_required(const tigris_plan_t *plan) {
     if (!plan || !plan->header || (plan->header->num_ops && !plan->ops)) return UINT32_MAX;
     uint32_t need = 0;
     for (uint32_t i = 0; i < plan->header->num_ops; i++) {
@@ -59,15 +59,15 @@ uint32_t tigris_cmsis_nn_scratch_required(const tigris_plan_t *plan) {
     return ta_round16(need);
 }
 
-uint32_t tigris_cmsis_nn_fast_arena_required(const tigris_plan_t *plan) {
-    return tk_fast_arena_with_scratch(plan, tigris_cmsis_nn_scratch_required(plan));
+uint32_t tigris_arm_fast_arena_required(const tigris_plan_t *plan) {
+    return tk_fast_arena_with_scratch(plan, tigris_arm_scratch_required(plan));
 }
 
-int tigris_cmsis_nn_prepare(const tigris_plan_t *plan, tigris_mem_t *mem) {
+int tigris_arm_prepare(const tigris_plan_t *plan, tigris_mem_t *mem) {
     if (!plan || !mem || !mem->fast_base) return -1;
-    uint32_t need = tigris_cmsis_nn_scratch_required(plan);
+    uint32_t need = tigris_arm_scratch_required(plan);
     if (need == UINT32_MAX) return -1;
-    if (g_arm.mem) tigris_cmsis_nn_deinit(g_arm.mem);
+    if (g_arm.mem) tigris_arm_deinit(g_arm.mem);
     if (mem->fast_size < mem->fast_used) return -1;
     uint8_t *scratch = NULL;
     uint32_t size = mem->fast_size;
@@ -88,7 +88,7 @@ int tigris_cmsis_nn_prepare(const tigris_plan_t *plan, tigris_mem_t *mem) {
     return 0;
 }
 
-int tigris_cmsis_nn_deinit(tigris_mem_t *mem) {
+int tigris_arm_deinit(tigris_mem_t *mem) {
     if (!mem || mem != g_arm.mem) return -1;
     mem->fast_size = g_arm.saved_fast_size;
     g_arm.mem = NULL;
@@ -97,7 +97,7 @@ int tigris_cmsis_nn_deinit(tigris_mem_t *mem) {
     return 0;
 }
 
-int tigris_dispatch_kernel_cmsis_nn(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
+int tigris_dispatch_kernel_tigris_arm(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
                                     tigris_mem_t *mem, void *user_ctx) {
     if (plan && op && mem && mem->tensor_ptrs && op->op_type <= TIGRIS_OP_MAX_KNOWN && ta_routes[op->op_type].run) {
         int rc = ta_routes[op->op_type].run(plan, op, op_index, mem);

@@ -6,12 +6,12 @@
  * fit the reservation go to the int8 reference, so outputs are always the
  * reference's bytes.
  *
- * The API reference lets the ESP-NN adapter take workspace from a platform
- * allocator; the core has no heap, so this backend reserves it at the top of
- * the fast arena the way the CMSIS-NN contract does (docs/kernels-xtensa.md).
+ * This is the backend tigris-xtensa (tigris_kernels_tigris_xtensa.h), not
+ * Espressif's ESP-NN. The core has no heap, so it reserves its workspace at
+ * the top of the fast arena, as tigris-arm does (docs/kernels-xtensa.md).
  */
 #include "tigris_kernels.h"
-#include "tigris_kernels_esp_nn.h"
+#include "tigris_kernels_tigris_xtensa.h"
 
 #include "xt_internal.h"
 
@@ -46,7 +46,7 @@ static int xt_route(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
     }
 }
 
-uint32_t tigris_esp_nn_scratch_required(const tigris_plan_t *plan) {
+uint32_t tigris_xtensa_scratch_required(const tigris_plan_t *plan) {
     if (!plan || !plan->header || (plan->header->num_ops && !plan->ops)) return UINT32_MAX;
     tigris_mem_t none;
     memset(&none, 0, sizeof none); /* no tile: whole-tensor shapes, the largest */
@@ -58,15 +58,15 @@ uint32_t tigris_esp_nn_scratch_required(const tigris_plan_t *plan) {
     return need;
 }
 
-uint32_t tigris_esp_nn_fast_arena_required(const tigris_plan_t *plan) {
-    return tk_fast_arena_with_scratch(plan, tigris_esp_nn_scratch_required(plan));
+uint32_t tigris_xtensa_fast_arena_required(const tigris_plan_t *plan) {
+    return tk_fast_arena_with_scratch(plan, tigris_xtensa_scratch_required(plan));
 }
 
-int tigris_esp_nn_prepare(const tigris_plan_t *plan, tigris_mem_t *mem) {
+int tigris_xtensa_prepare(const tigris_plan_t *plan, tigris_mem_t *mem) {
     if (!plan || !plan->header || !mem || !mem->fast_base || mem->fast_used > mem->fast_size) return -1;
-    uint32_t need = tigris_esp_nn_scratch_required(plan);
+    uint32_t need = tigris_xtensa_scratch_required(plan);
     if (need == UINT32_MAX) return -1;
-    if (xt_ctx.mem) tigris_esp_nn_deinit();
+    if (xt_ctx.mem) tigris_xtensa_deinit();
     xt_ctx.mem = mem;
     xt_ctx.saved_fast_size = mem->fast_size;
     xt_ctx.scratch = NULL;
@@ -88,7 +88,7 @@ int tigris_esp_nn_prepare(const tigris_plan_t *plan, tigris_mem_t *mem) {
     return 0;
 }
 
-void tigris_esp_nn_deinit(void) {
+void tigris_xtensa_deinit(void) {
     if (xt_ctx.mem) xt_ctx.mem->fast_size = xt_ctx.saved_fast_size;
     xt_ctx.mem = NULL;
     xt_ctx.saved_fast_size = 0;
@@ -104,7 +104,7 @@ int xt_dispatch_tuned(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
     return xt_route(plan, op, op_index, mem, &sc);
 }
 
-int tigris_dispatch_kernel_esp_nn(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
+int tigris_dispatch_kernel_tigris_xtensa(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
                                   tigris_mem_t *mem, void *user_ctx) {
     int rc = xt_dispatch_tuned(plan, op, op_index, mem);
     if (rc != XT_DECLINE) return rc;

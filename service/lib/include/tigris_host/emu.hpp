@@ -40,7 +40,10 @@ const Board *find_board(const std::string &target);
 // "cortex-m4|cortex-m7|cortex-m55|xtensa-lx106"
 std::string target_names();
 
-enum class Backend { Ref, Accel };
+// Ref: the reference kernels; Accel: the board's own accelerated kernels
+// (tigris-arm, tigris-xtensa); Vendor: the vendor library's adapter
+// (cmsis-nn), in images built against it (docs/emu.md).
+enum class Backend { Ref, Accel, Vendor };
 const char *backend_name(Backend b);
 
 // Where the images, the plugin and QEMU come from. Defaults: the build's
@@ -87,7 +90,7 @@ struct JobResult {
     std::string error_kind;  // the harness's @error kind ("plan", "memory", "no-accel", ...)
     int error_code = 0;      // the core's code with the refusal
     int exit_code = -1;      // QEMU's exit status (the harness's), -1 when killed
-    std::string kernel;      // "s8", "f32", "cmsis-nn", "esp-nn"
+    std::string kernel;      // "s8", "f32", "tigris-arm", "tigris-xtensa", "cmsis-nn"
     std::vector<uint8_t> outputs;        // model outputs concatenated
     std::vector<uint32_t> output_sizes;  // bytes of each
     uint32_t fast_required = 0, fast_size = 0, fast_peak = 0, slow_size = 0, slow_peak = 0;

@@ -48,7 +48,7 @@ struct TargetResult {
     std::optional<uint32_t> fast_peak;        // of the accelerated run (else the reference run)
     std::optional<uint64_t> first_mismatch;   // byte offset in the concatenated outputs
     std::string error;                        // empty when both runs finished
-    std::string accel_kernel;                 // "cmsis-nn", "esp-nn"
+    std::string accel_kernel;                 // "tigris-arm", "tigris-xtensa"
     std::string count_method;                 // "plugin" (exact), "timer" (to a tick), "" (none)
     bool cancelled = false, timed_out = false;
     std::vector<OpTypeCount> op_types;
