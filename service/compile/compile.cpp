@@ -494,8 +494,19 @@ Outcome schedule(pf::PlanBuilder &b, const Graph &g, const std::vector<Group> &g
     return out;
 }
 
+// Control-flow graphs are scheduled by `tigris import` only (one operator
+// per control stage, every graph untiled): refused by name here.
+void refuse_subgraphs(const pf::PlanBuilder &b) {
+    if (!b.subgraphs.empty())
+        throw import::ImportError(import::Refusal{
+            import::RefusalKind::UnsupportedOperator,
+            "the model has IF / WHILE subgraphs, which tigris compile does not tile or chain yet (tigris import "
+            "lowers them)"});
+}
+
 Result compile_lowered(import::Lowered low, const Options &opt) {
     pf::PlanBuilder &b = low.builder;
+    refuse_subgraphs(b);
     const Graph g(b);
     Report r;
     r.model_name = b.model_name;
@@ -626,6 +637,7 @@ Result compile_model(const tflite::Model &m, const Options &opt) {
 
 uint32_t smallest_budget(const tflite::Model &m, const Options &opt) {
     const import::Lowered low = import::lower_model(m, import_options(opt));
+    refuse_subgraphs(low.builder);
     const Graph g(low.builder);
     uint32_t lo = 0;
     for (uint16_t o = 0; o < low.builder.ops.size(); ++o) lo = std::max(lo, g.unit(o).first);

@@ -16,7 +16,7 @@ ModelBuilder::ModelBuilder() {
 }
 
 int32_t ModelBuilder::tensor(tfl::TensorType type, std::vector<int32_t> shape, Quant q, std::vector<uint8_t> data) {
-    tfl::SubGraph &sg = m_.subgraphs[0];
+    tfl::SubGraph &sg = m_.subgraphs[cur_];
     tfl::Tensor x;
     x.name = "t" + std::to_string(sg.tensors.size());
     x.type = type;
@@ -54,6 +54,8 @@ int32_t ModelBuilder::const_f32(std::vector<int32_t> shape, const std::vector<fl
     return tensor(tfl::TensorType::Float32, std::move(shape), {}, std::move(d));
 }
 
+void ModelBuilder::variable(int32_t id) { m_.subgraphs[cur_].tensors.at(static_cast<size_t>(id)).is_variable = true; }
+
 uint32_t ModelBuilder::opcode(int32_t builtin) {
     for (size_t i = 0; i < m_.operator_codes.size(); ++i)
         if (m_.operator_codes[i].builtin == builtin) return static_cast<uint32_t>(i);
@@ -69,8 +71,8 @@ tfl::Operator &ModelBuilder::op(int32_t builtin, std::vector<int32_t> inputs, st
     o.outputs = std::move(outputs);
     o.options.union_type = options;
     o.has_option_table = options != 0;
-    m_.subgraphs[0].operators.push_back(std::move(o));
-    return m_.subgraphs[0].operators.back();
+    m_.subgraphs[cur_].operators.push_back(std::move(o));
+    return m_.subgraphs[cur_].operators.back();
 }
 
 void ModelBuilder::field(uint16_t id, uint8_t width, uint64_t bits) {
@@ -79,7 +81,7 @@ void ModelBuilder::field(uint16_t id, uint8_t width, uint64_t bits) {
     f.kind = tfl::OptionField::kScalar;
     f.width = width;
     f.bits = bits;
-    m_.subgraphs[0].operators.back().option_fields.push_back(f);
+    m_.subgraphs[cur_].operators.back().option_fields.push_back(f);
 }
 
 void ModelBuilder::opt_f32(uint16_t id, float v) {
@@ -93,13 +95,21 @@ void ModelBuilder::opt_ints(uint16_t id, std::vector<int32_t> v) {
     f.id = id;
     f.kind = tfl::OptionField::kIntVector;
     f.ints = std::move(v);
-    m_.subgraphs[0].operators.back().option_fields.push_back(std::move(f));
+    m_.subgraphs[cur_].operators.back().option_fields.push_back(std::move(f));
 }
 
 void ModelBuilder::io(std::vector<int32_t> inputs, std::vector<int32_t> outputs) {
-    m_.subgraphs[0].inputs = std::move(inputs);
-    m_.subgraphs[0].outputs = std::move(outputs);
+    m_.subgraphs[cur_].inputs = std::move(inputs);
+    m_.subgraphs[cur_].outputs = std::move(outputs);
 }
+
+size_t ModelBuilder::add_subgraph() {
+    m_.subgraphs.emplace_back();
+    cur_ = m_.subgraphs.size() - 1;
+    return cur_;
+}
+
+void ModelBuilder::use_subgraph(size_t k) { cur_ = k < m_.subgraphs.size() ? k : cur_; }
 
 std::vector<uint8_t> ModelBuilder::write() const { return exporter::write_model(m_); }
 

@@ -18,15 +18,12 @@ const std::map<int32_t, uint8_t> &runtime_has() {
         {7, TIGRIS_OP_EMBEDDING_LOOKUP},    {12, TIGRIS_OP_L2_POOL},
         {16, TIGRIS_OP_LSTM},               {44, TIGRIS_OP_LSTM},
         {53, TIGRIS_OP_CAST},               {56, TIGRIS_OP_ARG_MAX},
-        {58, TIGRIS_OP_LESS},               {61, TIGRIS_OP_GREATER},
-        {62, TIGRIS_OP_GREATER_EQUAL},      {63, TIGRIS_OP_LESS_EQUAL},
         {64, TIGRIS_OP_SELECT_V2 /* SELECT: its rank-1 condition selects rows, which SELECT_V2 does not */},
-        {71, TIGRIS_OP_EQUAL},              {79, TIGRIS_OP_ARG_MIN},
+        {79, TIGRIS_OP_ARG_MIN},
         {84, TIGRIS_OP_LOGICAL_OR},         {86, TIGRIS_OP_LOGICAL_AND},
         {87, TIGRIS_OP_LOGICAL_NOT},        {100, TIGRIS_OP_MIRROR_PAD},
         {105, TIGRIS_OP_REVERSE_V2},        {106, TIGRIS_OP_ADD_N},
-        {107, TIGRIS_OP_GATHER_ND},         {118, TIGRIS_OP_IF},
-        {119, TIGRIS_OP_WHILE},             {126, TIGRIS_OP_MATMUL},
+        {107, TIGRIS_OP_GATHER_ND},         {126, TIGRIS_OP_MATMUL},
         {128, TIGRIS_OP_CUMSUM},            {140, TIGRIS_OP_REDUCE_ALL},
         {151, TIGRIS_OP_DYNAMIC_UPDATE_SLICE},
     };
@@ -54,6 +51,21 @@ const char *movement_note(int32_t code) {
     case tfl::kPrelu: return "constant slope (CONSTANT_OPERAND at position 1)";
     case tfl::kSelectV2: return "runtime operands only (constant operands refused), int8 values in the output's encoding";
     case tfl::kTransposeConv: return "constant weights and bias; fused RELU/RELU6 as a RELU/RELU6 operator after it";
+    case tfl::kLess:
+    case tfl::kLessEqual:
+    case tfl::kGreater:
+    case tfl::kGreaterEqual:
+    case tfl::kEqual:
+        return "float32 or int8 operands (int8: COMPARISON_REQUANT from each operand's scale), a constant operand as "
+               "CONSTANT_OPERAND";
+    case tfl::kSvdf:
+        return "float32: CONSTANTS (feature weights, time weights, bias), SVDF rank, the variable state as a STATE "
+               "input and its next value as a STATE output; int8 refused (TFLite Micro's int8 SVDF has int16 time "
+               "weights and state: int16-tensor)";
+    case tfl::kIf:
+        return "then / else subgraphs as plan graphs (SUBGRAPHS); runtime operands of the branches' own form only";
+    case tfl::kWhile:
+        return "cond / body subgraphs as plan graphs (SUBGRAPHS); runtime loop variables of the graphs' own form only";
     default: return nullptr;
     }
 }
@@ -84,7 +96,10 @@ std::vector<BuiltinSupport> builtin_support() {
         } else if (auto it = runtime_has().find(b.code); it != runtime_has().end()) {
             s.refused = true;
             s.runtime_opcode = it->second;
-            s.note = "refused: the runtime has the operator, the lowering is not written yet";
+            s.note = b.code == tfl::kUnidirectionalSequenceLstm
+                         ? "refused: the runtime has the operator, the lowering is not written yet (TFLite Micro's "
+                           "int8 LSTM also needs int16 tensors, which import refuses)"
+                         : "refused: the runtime has the operator, the lowering is not written yet";
         } else {
             s.refused = true;
             s.note = "refused: no runtime operator";

@@ -48,7 +48,8 @@ std::span<const uint8_t> Lowering::data(int32_t i) const {
 
 std::string Lowering::who(size_t op_index) const {
     const tfl::OperatorCode &c = m.operator_codes[sg.operators[op_index].opcode_index];
-    return "operator " + std::to_string(op_index) + " " + tfl::builtin_name(c.builtin);
+    return (sub ? "subgraph " + std::to_string(sub) + " " : std::string()) + "operator " + std::to_string(op_index) +
+           " " + tfl::builtin_name(c.builtin);
 }
 
 int32_t Lowering::resolve(int32_t i) const {
@@ -104,7 +105,7 @@ void Lowering::need_attributes(size_t op_index, const char *what) const {
 // ---- boundary conversions ----
 void Lowering::fold_boundaries() {
     for (size_t i = 0; i < sg.operators.size(); ++i) {
-        if (!is_boundary_conversion(m, i)) continue;
+        if (!is_boundary_conversion(m, i, sub)) continue;
         const tfl::Operator &op = sg.operators[i];
         const int32_t from = op.inputs[0], to = op.outputs[0];
         const bool quantize = m.operator_codes[op.opcode_index].builtin == tfl::kQuantize;
@@ -211,10 +212,12 @@ uint16_t Lowering::tensor(int32_t i, const std::vector<Multiplier> &mult) {
     for (int32_t d : shape)
         if (d <= 0) refuse(RefusalKind::InvalidModel, "tensor \"" + x.name + "\" has a dynamic or empty dimension");
     uint8_t flags = 0;
-    for (int32_t in : sg.inputs)
-        if (resolve(in) == i) flags |= TIGRIS_TENSOR_MODEL_INPUT;
-    for (int32_t out : sg.outputs)
-        if (resolve(out) == i) flags |= TIGRIS_TENSOR_MODEL_OUTPUT;
+    if (sub == 0) {  // a subgraph's inputs and outputs are the control operator's, not the model's
+        for (int32_t in : sg.inputs)
+            if (resolve(in) == i) flags |= TIGRIS_TENSOR_MODEL_INPUT;
+        for (int32_t out : sg.outputs)
+            if (resolve(out) == i) flags |= TIGRIS_TENSOR_MODEL_OUTPUT;
+    }
     int q = -1;
     if (dt == TIGRIS_DTYPE_INT8) {
         q = quant_for(i, mult);
@@ -306,10 +309,18 @@ void Lowering::windowed(pf::Op &o, const tfl::Operator &op, int32_t kh, int32_t 
 // ---- operators ----
 void Lowering::lower_op(size_t i) {
     const tfl::Operator &op = sg.operators[i];
-    const auto code = lowered_opcode(m, i);
+    const auto code = lowered_opcode(m, i, sub);
     if (!code) return;  // boundary conversion, folded
     const int32_t builtin = m.operator_codes[op.opcode_index].builtin;
     if (lower_self_pushing(op, i, builtin)) return;
+    if (builtin == tfl::kIf || builtin == tfl::kWhile) {
+        lower_control(op, i, builtin);
+        return;
+    }
+    if (builtin == tfl::kSvdf) {
+        lower_svdf(op, i);
+        return;
+    }
     std::vector<int32_t> rt, cs;  // runtime and constant inputs, in order
     for (int32_t x : op.inputs) {
         if (x < 0) continue;
@@ -403,6 +414,14 @@ void Lowering::lower_op(size_t i) {
             lower_pad(o, op, rt, i, at);
             consts_taken = true;
             break;
+        case TIGRIS_OP_EQUAL:
+        case TIGRIS_OP_LESS:
+        case TIGRIS_OP_LESS_EQUAL:
+        case TIGRIS_OP_GREATER:
+        case TIGRIS_OP_GREATER_EQUAL:
+            lower_comparison(o, op, rt, i, at);
+            consts_taken = true;
+            break;
         case TIGRIS_OP_CONCAT:
             lower_concat(o, op, rt, i);
             break;
@@ -465,7 +484,11 @@ Lowered lower_model(const tflite::Model &model, const Options &opt) {
     if (opt.schema < 4 || opt.schema > 11) refuse(RefusalKind::BadOption, "--schema must be 4..11");
     if (opt.lz4 && opt.xip) refuse(RefusalKind::BadOption, "--compress lz4 and --xip exclude each other");
     if (auto r = check_importable(model)) throw ImportError(*r);
-    detail::Lowering L(model, opt);
+    if (model.subgraphs.size() > 1 && opt.schema < 10)
+        refuse(RefusalKind::BadOption, "IF / WHILE subgraphs need schema 10 or later");
+    planfile::PlanBuilder builder(opt.schema);
+    Report report;
+    detail::Lowering L(model, opt, 0, builder, report);
     L.b.model_name = !opt.model_name.empty()             ? opt.model_name
                      : !model.subgraphs[0].name.empty() ? model.subgraphs[0].name
                                                          : "model";
@@ -479,9 +502,31 @@ Lowered lower_model(const tflite::Model &model, const Options &opt) {
     L.b.auto_model_io = false;
     for (int32_t in : L.sg.inputs) L.b.model_inputs.push_back(L.tensor_of.at(L.resolve(in)));
     for (int32_t out : L.sg.outputs) L.b.model_outputs.push_back(L.separate_from_input(out));
-    if (opt.xip) L.b.flags |= TIGRIS_FLAG_XIP;
-    if (opt.lz4) L.b.compression = planfile::Compression::Lz4Blocks;
-
+    // The control-flow graphs, each after the last: its tensors and operators
+    // form one range of their own (docs/format.md P12). Until the stages are
+    // scheduled a graph record holds its first operator and operator count.
+    std::vector<uint16_t> graph_first_op;
+    if (model.subgraphs.size() > 1) {
+        L.b.subgraphs.push_back({0, (uint16_t)L.b.ops.size(), L.b.model_inputs, L.b.model_outputs});
+        for (size_t g = 1; g < model.subgraphs.size(); ++g) {
+            detail::Lowering G(model, opt, g, builder, report);
+            const uint16_t first = (uint16_t)G.b.ops.size();
+            std::vector<uint16_t> ins, outs;
+            for (int32_t in : G.sg.inputs) ins.push_back(G.tensor(in));
+            for (size_t i = 0; i < G.sg.operators.size(); ++i) G.lower_op(i);
+            for (int32_t out : G.sg.outputs) {
+                if (out < 0 || !G.tensor_of.count(out))
+                    refuse(RefusalKind::UnsupportedOperator,
+                           "subgraph " + std::to_string(g) + " output " + std::to_string(out) +
+                               " is written by no operator (a constant or missing result is not lowered)");
+                outs.push_back(G.tensor_of.at(out));
+            }
+            if (G.b.ops.size() == first)
+                refuse(RefusalKind::UnsupportedOperator,
+                       "subgraph " + std::to_string(g) + " has no operator (an empty graph is not lowered)");
+            L.b.subgraphs.push_back({first, (uint16_t)(G.b.ops.size() - first), ins, outs});
+        }
+    }
     Report &r = L.report;
     r.model_name = L.b.model_name;
     r.schema = opt.schema;
@@ -490,7 +535,7 @@ Lowered lower_model(const tflite::Model &model, const Options &opt) {
     r.weights = L.b.weights.size();
     r.quant_params = L.b.quant.size();
     r.fast_budget = opt.fast_budget;
-    return Lowered{std::move(L.b), std::move(L.report)};
+    return Lowered{std::move(builder), std::move(report)};
 }
 
 std::vector<uint8_t> build_checked(planfile::PlanBuilder &b) {

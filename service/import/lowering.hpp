@@ -9,6 +9,8 @@
 //   lower_movement.cpp TRANSPOSE, STRIDED_SLICE, GATHER, SPLIT/SPLIT_V/UNPACK,
 //                      PACK, DEPTH_TO_SPACE/SPACE_TO_DEPTH, RESIZE_*, SELECT_V2
 //   lower_tconv.cpp    TRANSPOSE_CONV
+//   lower_control.cpp  IF and WHILE (their subgraphs), the comparisons
+//   lower_recurrent.cpp SVDF and its state
 #pragma once
 
 #include <cstdint>
@@ -31,17 +33,21 @@ namespace pf = tigris::planfile;
 
 [[noreturn]] void refuse(RefusalKind k, const std::string &msg);
 
+// One Lowering per TFLite subgraph; all of them write into one PlanBuilder
+// and one Report (plan graph k is TFLite subgraph k, docs/format.md P12).
 struct Lowering {
     const tfl::Model &m;
+    const size_t sub;  // the TFLite subgraph lowered
     const tfl::SubGraph &sg;
     const Options &opt;
-    pf::PlanBuilder b;
-    Report report;
+    pf::PlanBuilder &b;
+    Report &report;
     std::map<int32_t, uint16_t> tensor_of;  // TFLite tensor -> plan tensor
     std::map<int32_t, int32_t> alias;       // folded boundary: TFLite tensor -> the one it stands for
     std::map<int32_t, uint8_t> iface;       // TFLite tensor -> declared interface dtype
 
-    Lowering(const tfl::Model &model, const Options &o) : m(model), sg(model.subgraphs.at(0)), opt(o), b(o.schema) {}
+    Lowering(const tfl::Model &model, const Options &o, size_t subgraph, pf::PlanBuilder &builder, Report &rep)
+        : m(model), sub(subgraph), sg(model.subgraphs.at(subgraph)), opt(o), b(builder), report(rep) {}
 
     const tfl::Tensor &t(int32_t i) const { return sg.tensors.at((size_t)i); }
     std::span<const uint8_t> data(int32_t i) const;
@@ -95,6 +101,13 @@ struct Lowering {
     void lower_resize(const tfl::Operator &op, size_t i, bool bilinear);
     void lower_select(const tfl::Operator &op, size_t i);
     void lower_transpose_conv(const tfl::Operator &op, size_t i);
+    // IF / WHILE (lower_control.cpp): one operator whose SUBGRAPHS attribute
+    // names the plan graphs (= TFLite subgraph indices).
+    void lower_control(const tfl::Operator &op, size_t i, int32_t builtin);
+    // SVDF with its state (lower_recurrent.cpp): pushes its own operator.
+    void lower_svdf(const tfl::Operator &op, size_t i);
+    // EQUAL, LESS, LESS_EQUAL, GREATER, GREATER_EQUAL (lower_control.cpp).
+    void lower_comparison(pf::Op &o, const tfl::Operator &op, std::vector<int32_t> &rt, size_t i, uint16_t at);
 
     // ---- helpers for operators that write several plan operators ----
     // The value of an option field as stored (signed), or `dflt` when absent.

@@ -154,6 +154,7 @@ enum : uint8_t {
     kOptConv2D = 1, kOptDepthwise = 2, kOptPool2D = 5, kOptSvdf = 6, kOptFullyConnected = 8,
     kOptSoftmax = 9, kOptConcatenation = 10, kOptAdd = 11, kOptReshape = 17, kOptMul = 21,
     kOptReducer = 27, kOptSub = 28, kOptLeakyRelu = 75, kOptL2Norm = 12, kOptDiv = 29,
+    kOptIf = 92, kOptWhile = 93,
 };
 
 // The option tables export carries, field by field: (id, width in bytes,
@@ -217,6 +218,15 @@ const OptionSpec kOptionSpecs[] = {
     {79, "SplitVOptions", {{0, 4}}},
     {94, "DepthToSpaceOptions", {{0, 4}}},
     {98, "SelectV2Options", {}},
+    // Comparisons (empty tables) and control flow.
+    {41, "LessOptions", {}},
+    {44, "GreaterOptions", {}},
+    {45, "GreaterEqualOptions", {}},
+    {46, "LessEqualOptions", {}},
+    {53, "EqualOptions", {}},
+    {54, "NotEqualOptions", {}},
+    {92, "IfOptions", {{0, 4}, {1, 4}}},
+    {93, "WhileOptions", {{0, 4}, {1, 4}}},
 };
 
 const OptionSpec *option_spec(uint8_t union_type) {
@@ -320,6 +330,11 @@ Options read_options(const Table &op, Operator &out, std::vector<std::string> &n
         break;
     case kOptReducer: o.keep_dims = x.scalar<uint8_t>(0, 0) != 0; break;
     case kOptLeakyRelu: o.alpha = x.scalar<float>(0, 0.0f); break;
+    case kOptIf:
+    case kOptWhile:
+        o.subgraph_a = x.scalar<int32_t>(0, 0);
+        o.subgraph_b = x.scalar<int32_t>(1, 0);
+        break;
     default: break;  // tables we do not interpret were still located and bounds-checked
     }
     return o;

@@ -18,7 +18,7 @@
 namespace tigris::oracle {
 namespace {
 
-// Seeds per (kind, dtype) in CI: 118 (kind, dtype) pairs x 200 seeds = 23,600 cases
+// Seeds per (kind, dtype) in CI: 133 (kind, dtype) pairs x 200 seeds = 26,600 cases
 // (about two seconds: the models are small).
 constexpr uint64_t kSeedsPerKind = 200;
 
@@ -73,6 +73,26 @@ TEST_P(Sweep, MatchesTfliteMicroOrRefusesByName) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Oracle, Sweep, testing::ValuesIn(all_params()), param_name);
+
+// IF / WHILE with their subgraphs, SVDF with its state and the comparisons
+// are lowered, not refused: every seed must match (the sweep only forbids
+// mismatches, so a lowering that fell back to a refusal would pass there).
+TEST(OracleLowered, ControlFlowStateAndComparisonsMatchWithoutRefusals) {
+    REQUIRE_TFLM();
+    int cases = 0;
+    for (const std::string k : {"IF", "WHILE", "SVDF", "EQUAL", "LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL"})
+        for (DType d : {DType::Int8, DType::Float32}) {
+            if (!generates(k, d)) continue;
+            for (uint64_t seed = 0; seed < 40; ++seed) {
+                const Case c = generate(k, d, seed);
+                const CaseResult r = run_case(c);
+                EXPECT_EQ(r.verdict, Verdict::Match) << c.id() << " (" << c.what << "): " << verdict_name(r.verdict)
+                                                     << ": " << r.detail;
+                ++cases;
+            }
+        }
+    EXPECT_EQ(cases, 40 * 15);
+}
 
 TEST(OracleGenerator, SameSeedSameBytesOtherSeedOtherModel) {
     for (const std::string &k : single_op_kinds()) {

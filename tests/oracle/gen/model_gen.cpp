@@ -802,6 +802,183 @@ void select_v2(Gen &g) {
     g.what << shape_str(cs) << " ? " << shape_str(xs) << " : " << shape_str(ys);
 }
 
+// --- comparisons and control flow ------------------------------------------
+
+// EQUAL, LESS, ...: two operands (each broadcast, or one a constant), a bool
+// result; int8 operands in two random encodings.
+void compare(Gen &g, int32_t builtin, uint8_t options) {
+    const Shape full = g.any_rank(1, 4, 6);
+    Shape a = full, c = g.r.coin(0.5) ? broadcast_of(g, full) : full;
+    if (g.r.coin(0.2)) std::swap(a, c);
+    const int32_t x = g.input(a);
+    const bool constant = g.r.coin(0.25);
+    int32_t y;
+    if (constant && g.q()) {
+        std::vector<int8_t> v(static_cast<size_t>(elements(c)));
+        for (int8_t &e : v) e = static_cast<int8_t>(g.r.in(-128, 127));
+        y = g.b.const_i8(c, v, g.act_quant());
+    } else if (constant) {
+        std::vector<float> v(static_cast<size_t>(elements(c)));
+        for (float &e : v) e = g.r.real(-2.0f, 2.0f);
+        y = g.b.const_f32(c, v);
+    } else {
+        // Sometimes the very encoding of x, so equal codes compare equal.
+        y = g.input(c, g.r.coin(0.3) ? g.quant_of(x) : Quant{});
+    }
+    const int32_t z = g.b.tensor(TT::Bool, full);
+    g.b.op(builtin, {x, y}, {z}, options);
+    g.b.io(g.inputs, {z});
+    g.what << shape_str(a) << " vs " << shape_str(c) << (constant ? " (constant)" : "");
+}
+
+// A constant of `s` in x's dtype (int8 codes in `qn`), values in [lo, hi].
+int32_t const_like(Gen &g, const Shape &s, const Quant &qn, float lo, float hi) {
+    if (g.q()) {
+        std::vector<int8_t> v(static_cast<size_t>(elements(s)));
+        for (int8_t &e : v) e = static_cast<int8_t>(g.r.in(-128, 127));
+        return g.b.const_i8(s, v, qn);
+    }
+    std::vector<float> v(static_cast<size_t>(elements(s)));
+    for (float &e : v) e = g.r.real(lo, hi);
+    return g.b.const_f32(s, v);
+}
+
+// One branch of an IF: ADD, SUB or MUL of its inputs (or of the first and a
+// constant), sometimes followed by a RELU; every result in `qo`.
+void branch(Gen &g, const std::vector<Shape> &ins, const Quant &qx, const std::vector<Quant> &qo,
+            size_t outs) {
+    std::vector<int32_t> in;
+    for (const Shape &s : ins) in.push_back(g.act(s, qx));
+    std::vector<int32_t> res;
+    static const std::vector<std::pair<int32_t, uint8_t>> ops = {
+        {op::kAdd, opt::kAdd}, {op::kSub, opt::kSub}, {op::kMul, opt::kMul}};
+    for (size_t k = 0; k < outs; ++k) {
+        const auto [code, options] = g.r.pick(ops);
+        const int32_t a = in[k % in.size()];
+        const int32_t c = in.size() > 1 && g.r.coin(0.5) ? in[(k + 1) % in.size()]
+                                                          : const_like(g, ins[k % ins.size()], qx, -2.0f, 2.0f);
+        int32_t r = g.act(ins[0], qo[k]);
+        g.b.op(code, {a, c}, {r}, options);
+        g.b.opt_i8(0, 0);
+        if (g.r.coin(0.3)) {
+            const int32_t r2 = g.act(ins[0], qo[k]);
+            g.b.op(op::kRelu, {r}, {r2});
+            r = r2;
+        }
+        res.push_back(r);
+        g.what << " " << (code == op::kAdd ? "ADD" : code == op::kSub ? "SUB" : "MUL");
+    }
+    g.b.io(in, res);
+}
+
+// IF(cond, x[, y]) with two small branch graphs (subgraphs 1 and 2).
+void if_op(Gen &g) {
+    const Shape s = g.any_rank(1, 4, 5);
+    const Quant qx = g.act_quant();
+    const int32_t cond = g.b.tensor(TT::Bool, {1});
+    g.inputs.push_back(cond);
+    const size_t n_in = g.r.coin(0.5) ? 2 : 1, n_out = g.r.coin(0.3) ? 2 : 1;
+    std::vector<int32_t> ops{cond};
+    for (size_t k = 0; k < n_in; ++k) ops.push_back(g.input(s, qx));
+    std::vector<Quant> qo;
+    std::vector<int32_t> outs;
+    for (size_t k = 0; k < n_out; ++k) {
+        qo.push_back(g.q() ? g.act_quant() : Quant{});
+        outs.push_back(g.act(s, qo.back()));
+    }
+    g.b.op(op::kIf, ops, outs, opt::kIf);
+    g.b.opt_i32(0, 1);
+    g.b.opt_i32(1, 2);
+    g.b.io(g.inputs, outs);
+    g.what << shape_str(s) << " inputs " << n_in << " outputs " << n_out << " then";
+    const std::vector<Shape> ins(n_in, s);
+    g.b.add_subgraph();
+    branch(g, ins, qx, qo, n_out);
+    g.what << " else";
+    g.b.add_subgraph();
+    branch(g, ins, qx, qo, n_out);
+    g.b.use_subgraph(0);
+}
+
+// WHILE over a counter i and a value x: the condition graph is LESS(i, N),
+// the body i + step and x ADD or MUL a constant. int8 keeps one encoding for
+// i, N and step (step a positive code difference), so the counter rises
+// exactly and the loop ends (at the latest when i saturates at 127 >= N);
+// float steps are at least 0.25 from inputs in [-2, 2] to N <= 3.
+void while_op(Gen &g) {
+    const Shape s = g.any_rank(1, 3, 4);
+    const Quant qi = g.act_quant(), qx = g.act_quant();
+    const int32_t i = g.input({1}, qi), x = g.input(s, qx);
+    const int32_t io = g.act({1}, qi), xo = g.act(s, qx);
+    g.b.op(op::kWhile, {i, x}, {io, xo}, opt::kWhile);
+    g.b.opt_i32(0, 1);
+    g.b.opt_i32(1, 2);
+    g.b.io(g.inputs, {io, xo});
+    const bool mul = g.r.coin(0.5);
+    g.what << shape_str(s) << (mul ? " MUL" : " ADD");
+    // Condition: i < N.
+    g.b.add_subgraph();
+    {
+        const int32_t ci = g.act({1}, qi), cx = g.act(s, qx);
+        int32_t n;
+        if (g.q()) {
+            const int32_t zp = static_cast<int32_t>(qi.zero_point[0]);
+            n = g.b.const_i8({1}, {static_cast<int8_t>(g.r.in(std::max(-128, zp - 20), 127))}, qi);
+        } else {
+            n = g.b.const_f32({1}, {g.r.real(-1.0f, 3.0f)});
+        }
+        const int32_t cv = g.b.tensor(TT::Bool, {1});
+        g.b.op(op::kLess, {ci, n}, {cv}, opt::kLess);
+        g.b.io({ci, cx}, {cv});
+    }
+    // Body.
+    g.b.add_subgraph();
+    {
+        const int32_t bi = g.act({1}, qi), bx = g.act(s, qx);
+        int32_t step;
+        if (g.q()) {
+            const int32_t zp = static_cast<int32_t>(qi.zero_point[0]);
+            step = g.b.const_i8({1}, {static_cast<int8_t>(std::min(127, zp + g.r.in(1, 12)))}, qi);
+        } else {
+            step = g.b.const_f32({1}, {g.r.real(0.25f, 1.5f)});
+        }
+        const int32_t bio = g.act({1}, qi), bxo = g.act(s, qx);
+        g.b.op(op::kAdd, {bi, step}, {bio}, opt::kAdd);
+        g.b.opt_i8(0, 0);
+        const int32_t c = const_like(g, g.r.coin(0.5) ? Shape{1} : s, qx, mul ? 0.5f : -0.5f, mul ? 1.25f : 0.5f);
+        g.b.op(mul ? op::kMul : op::kAdd, {bx, c}, {bxo}, mul ? opt::kMul : opt::kAdd);
+        g.b.opt_i8(0, 0);
+        g.b.io({bi, bx}, {bio, bxo});
+    }
+    g.b.use_subgraph(0);
+}
+
+// SVDF (float32: TFLite Micro's int8 SVDF has int16 time weights and state,
+// which the import refuses): input [batch, features], feature weights
+// [filters, features], time weights [filters, memory], bias [units], a zero
+// variable state [batch, filters * memory], output [batch, units].
+void svdf(Gen &g) {
+    const int32_t batch = g.r.in(1, 3), features = g.r.in(1, 8), rank = g.r.in(1, 2), units = g.r.in(1, 4),
+                  memory = g.r.in(1, 6), filters = units * rank;
+    const int32_t x = g.input({batch, features});
+    auto weights = [&](Shape s) {
+        std::vector<float> v(static_cast<size_t>(elements(s)));
+        for (float &e : v) e = g.r.real(-1.0f, 1.0f);
+        return g.b.const_f32(s, v);
+    };
+    const int32_t wf = weights({filters, features}), wt = weights({filters, memory}), bias = weights({units});
+    const int32_t st = g.b.tensor(TT::Float32, {batch, filters * memory});
+    g.b.variable(st);
+    const int32_t y = g.act({batch, units});
+    const int8_t act = static_cast<int8_t>(g.r.pick(std::vector<int>{0, 0, 1, 3}));
+    g.b.op(op::kSvdf, {x, wf, wt, bias, st}, {y}, opt::kSvdf);
+    g.b.opt_i32(0, rank);
+    g.b.opt_i8(1, act);
+    g.b.io(g.inputs, {y});
+    g.what << "batch " << batch << " features " << features << " rank " << rank << " units " << units << " memory "
+           << memory << " act " << int(act);
+}
+
 void transpose_conv(Gen &g) {
     const Shape in = g.nhwc(6, 6);
     const int32_t x = g.input(in);
@@ -1006,6 +1183,14 @@ const std::map<std::string, GenFn> &generators() {
         {"PRELU", prelu},
         {"SELECT_V2", select_v2},
         {"TRANSPOSE_CONV", transpose_conv},
+        {"EQUAL", [](Gen &g) { compare(g, op::kEqual, opt::kEqual); }},
+        {"LESS", [](Gen &g) { compare(g, op::kLess, opt::kLess); }},
+        {"LESS_EQUAL", [](Gen &g) { compare(g, op::kLessEqual, opt::kLessEqual); }},
+        {"GREATER", [](Gen &g) { compare(g, op::kGreater, opt::kGreater); }},
+        {"GREATER_EQUAL", [](Gen &g) { compare(g, op::kGreaterEqual, opt::kGreaterEqual); }},
+        {"IF", if_op},
+        {"SVDF", svdf},
+        {"WHILE", while_op},
         {"QUANTIZE", quantize},
         {"DEQUANTIZE", dequantize},
         {"graph", graph},
@@ -1042,9 +1227,11 @@ std::vector<uint8_t> draw_input(Gen &g) {
 }  // namespace
 
 bool generates(const std::string &kind, DType dtype) {
-    // TFLite Micro has float32 kernels only for these.
+    // TFLite Micro has float32 kernels only for these (SVDF: its int8 form
+    // has int16 tensors, which the import refuses, so it is not generated).
     static const std::set<std::string> float_only = {"FLOOR", "CEIL", "ROUND", "EXP",       "LOG", "SQRT",
-                                                     "SIN",   "COS",  "SQUARE", "FLOOR_DIV", "FLOOR_MOD", "NEG"};
+                                                     "SIN",   "COS",  "SQUARE", "FLOOR_DIV", "FLOOR_MOD", "NEG",
+                                                     "SVDF"};
     return generators().count(kind) && (dtype == DType::Float32 || !float_only.count(kind));
 }
 

@@ -36,7 +36,8 @@ enum : int32_t {
     kCos = 108, kElu = 111, kRound = 116,
     kDepthToSpace = 5, kResizeBilinear = 23, kSpaceToDepth = 26, kGather = 36, kTranspose = 39,
     kStridedSlice = 45, kSplit = 49, kPrelu = 54, kTransposeConv = 67, kPack = 83, kUnpack = 88,
-    kResizeNearestNeighbor = 97, kSplitV = 102, kSelectV2 = 123,
+    kResizeNearestNeighbor = 97, kSplitV = 102, kSelectV2 = 123, kSvdf = 27,
+    kLess = 58, kGreater = 61, kGreaterEqual = 62, kLessEqual = 63, kEqual = 71, kIf = 118, kWhile = 119,
 };
 }
 namespace opt {
@@ -48,7 +49,8 @@ enum : uint8_t {
     kFloorDiv = 65, kSquare = 66, kFloorMod = 72, kSquaredDifference = 76, kCos = 84,
     kResizeBilinear = 15, kSpaceToDepth = 19, kGather = 23, kTranspose = 26, kStridedSlice = 32, kSplit = 35,
     kTransposeConv = 49, kPack = 59, kUnpack = 64, kResizeNearestNeighbor = 74, kSplitV = 79,
-    kDepthToSpace = 94, kSelectV2 = 98,
+    kDepthToSpace = 94, kSelectV2 = 98, kSvdf = 6,
+    kLess = 41, kGreater = 44, kGreaterEqual = 45, kLessEqual = 46, kEqual = 53, kIf = 92, kWhile = 93,
 };
 }
 
@@ -61,6 +63,8 @@ public:
     int32_t const_i32(std::vector<int32_t> shape, const std::vector<int32_t> &v, Quant q = {});
     int32_t const_i8(std::vector<int32_t> shape, const std::vector<int8_t> &v, Quant q);
     int32_t const_f32(std::vector<int32_t> shape, const std::vector<float> &v);
+    // Marks a runtime tensor as a variable (state an operator keeps, e.g. SVDF's).
+    void variable(int32_t id);
 
     // An operator with an option table of union type `options` (0: none).
     tfl::Operator &op(int32_t builtin, std::vector<int32_t> inputs, std::vector<int32_t> outputs,
@@ -72,8 +76,15 @@ public:
     void opt_f32(uint16_t id, float v);
     void opt_ints(uint16_t id, std::vector<int32_t> v);
 
+    // Tensors, operators and io() go to the current subgraph (0 at first).
+    // add_subgraph() appends an empty one and makes it current (IF / WHILE
+    // graphs); use_subgraph() selects one.
+    size_t add_subgraph();
+    void use_subgraph(size_t k);
+    size_t current_subgraph() const { return cur_; }
+
     void io(std::vector<int32_t> inputs, std::vector<int32_t> outputs);
-    const tfl::Tensor &t(int32_t id) const { return m_.subgraphs[0].tensors.at(static_cast<size_t>(id)); }
+    const tfl::Tensor &t(int32_t id) const { return m_.subgraphs[cur_].tensors.at(static_cast<size_t>(id)); }
     const tfl::Model &model() const { return m_; }
     std::vector<uint8_t> write() const;
 
@@ -81,6 +92,7 @@ private:
     void field(uint16_t id, uint8_t width, uint64_t bits);
     uint32_t opcode(int32_t builtin);
     tfl::Model m_;
+    size_t cur_ = 0;
 };
 
 }  // namespace tigris::exporter

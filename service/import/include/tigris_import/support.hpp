@@ -40,13 +40,13 @@ const char *refusal_name(RefusalKind k);
 // A QUANTIZE from int8 to int8 is never a boundary conversion: it is
 // TFLite's Requantize and lowers to an operator wherever it stands.
 // Other conversions inside the graph are refused.
-bool is_boundary_conversion(const tflite::Model &m, size_t op_index);
+bool is_boundary_conversion(const tflite::Model &m, size_t op_index, size_t subgraph = 0);
 
 // The TiGrIS opcode (tigris_op_type_t) an operator lowers to, or nullopt
 // (also for a boundary conversion, which lowers to no operator). An int8 ->
 // int8 QUANTIZE lowers to DEPTHWISE (a 1x1 with unit weights: the plan's
 // per-channel requantization is exactly TFLite's Requantize).
-std::optional<uint8_t> lowered_opcode(const tflite::Model &m, size_t op_index);
+std::optional<uint8_t> lowered_opcode(const tflite::Model &m, size_t op_index, size_t subgraph = 0);
 
 // First reason the model cannot be imported, or nullopt when it can.
 std::optional<Refusal> check_importable(const tflite::Model &m);

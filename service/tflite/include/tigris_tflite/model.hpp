@@ -39,6 +39,8 @@ enum BuiltinOp : int32_t {
     kDepthToSpace = 5, kResizeBilinear = 23, kSpaceToDepth = 26, kGather = 36, kTranspose = 39,
     kStridedSlice = 45, kSplit = 49, kPrelu = 54, kSelect = 64, kTransposeConv = 67, kPack = 83,
     kUnpack = 88, kResizeNearestNeighbor = 97, kSplitV = 102, kSelectV2 = 123, kReduceProd = 81,
+    kLess = 58, kGreater = 61, kGreaterEqual = 62, kLessEqual = 63, kEqual = 71, kNotEqual = 72,
+    kUnidirectionalSequenceLstm = 44, kIf = 118, kWhile = 119,
 };
 
 struct OperatorCode {
@@ -87,6 +89,8 @@ struct Options {
     int8_t weights_format = 0;    // FULLY_CONNECTED (0 = DEFAULT)
     bool keep_dims = false;       // MEAN
     std::optional<std::vector<int32_t>> new_shape;  // RESHAPE (table or field may be absent)
+    // IF: then / else subgraph; WHILE: cond / body subgraph (indices as stored, checked by the lowering).
+    int32_t subgraph_a = 0, subgraph_b = 0;
 };
 
 // One field of a builtin option table exactly as stored, so a writer can put
