@@ -527,6 +527,9 @@ Lowered lower_model(const tflite::Model &model, const Options &opt) {
             L.b.subgraphs.push_back({first, (uint16_t)(G.b.ops.size() - first), ins, outs});
         }
     }
+    if (opt.xip) L.b.flags |= TIGRIS_FLAG_XIP;
+    if (opt.lz4) L.b.compression = planfile::Compression::Lz4Blocks;
+
     Report &r = L.report;
     r.model_name = L.b.model_name;
     r.schema = opt.schema;
