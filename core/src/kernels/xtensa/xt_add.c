@@ -11,38 +11,9 @@
  * element costs two table reads and one requantisation.
  */
 #include "xt_internal.h"
+#include "../s8/add_params.h"
 
 #define XT_ADD_TABLE_MIN 512u /* elements from which the tables pay off */
-
-static int operand_quant(const tk_operand_t *o, fx_real_t *s, int32_t *zp) {
-    if (!o->quant) return -1;
-    uint32_t bits;
-    memcpy(&bits, &o->quant->scale, 4);
-    if (fx_from_float_bits(bits, s) || s->m == 0) return -1;
-    *zp = fx_clamp(o->quant->zero_point, -128, 127);
-    return 0;
-}
-
-/* The reference's multipliers: from BINARY_REQUANT, or derived from the
- * scales as TFLite does. */
-static int add_params(const tigris_plan_t *plan, uint16_t op_index, fx_real_t sa, fx_real_t sb, fx_real_t sy,
-                      int32_t p[6]) {
-    uint8_t len = 0;
-    const uint8_t *rq = tigris_op_attribute_data(plan, op_index, TIGRIS_ATTR_BINARY_REQUANT, &len);
-    if (rq) {
-        if (len != 24) return -1;
-        for (uint32_t i = 0; i < 6; i++) p[i] = tk_ld_i32(rq, i);
-        return 0;
-    }
-    fx_real_t twice = fx_real_ge(sa, sb) ? sa : sb;
-    twice.e += 1;
-    fx_real_t den = sy;
-    den.e += 20;
-    if (fx_qm_ratio(sa, twice, &p[0], &p[1]) || fx_qm_ratio(sb, twice, &p[2], &p[3]) ||
-        fx_qm_ratio(twice, den, &p[4], &p[5]))
-        return -1;
-    return 0;
-}
 
 int xt_add(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
            xt_scratch_t *sc) {
@@ -53,20 +24,12 @@ int xt_add(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, 
     if (tk_binary_setup(plan, op, op_index, mem, TIGRIS_DTYPE_INT8, &b)) return XT_DECLINE;
     for (int k = 0; k < 2; k++)
         if (b.a[k].kind == TK_OPND_GENERAL || b.a[k].period == 0) return XT_DECLINE;
-    fx_real_t sa, sb, sy;
-    int32_t za, zb, zy, p[6];
-    if (operand_quant(&b.a[0], &sa, &za) || operand_quant(&b.a[1], &sb, &zb)) return XT_DECLINE;
-    const tigris_quant_param_t *qy = tigris_tensor_quant(plan, b.out.t);
-    if (!qy || fx_from_float_bits(tk_scale_bits(plan, b.out.t), &sy) || sy.m == 0) return XT_DECLINE;
-    zy = tk_zero_point(plan, b.out.t);
-    if (add_params(plan, op_index, sa, sb, sy, p)) return XT_DECLINE;
+    tk_s8_add_t p;
+    if (tk_s8_add_params(plan, op, op_index, &b, &p)) return XT_DECLINE;
     xt_rq_t qa, qb, qo;
-    if (xt_rq_make(p[0], p[1], &qa) || xt_rq_make(p[2], p[3], &qb) || xt_rq_make(p[4], p[5], &qo)) return XT_DECLINE;
-    int32_t lo = -128, hi = 127;
-    if (op->fused_act != TIGRIS_ACT_NONE) {
-        lo = op->act_min;
-        hi = op->act_max;
-    }
+    if (xt_rq_make(p.ma, p.sha, &qa) || xt_rq_make(p.mb, p.shb, &qb) || xt_rq_make(p.my, p.shy, &qo))
+        return XT_DECLINE;
+    const int32_t za = p.za, zb = p.zb, zy = p.zy, lo = p.lo, hi = p.hi;
     const int8_t *pa = (const int8_t *)b.a[0].p, *pb = (const int8_t *)b.a[1].p;
     /* DENSE operands run over the band like a period as long as it. */
     uint32_t per_a = b.a[0].kind == TK_OPND_DENSE ? b.count : b.a[0].period;
