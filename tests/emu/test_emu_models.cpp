@@ -44,51 +44,78 @@ std::vector<uint8_t> op_types(const std::vector<uint8_t> &bytes) {
     return t;
 }
 
+// One model's case: its imported plan, op types, the oracle's input and
+// expected bytes, and whether the fleet counts instructions per op.
+struct ModelCase {
+    std::vector<uint8_t> plan, types, input, expected;
+    bool counting = false;
+};
+
+ModelCase model_case(const std::string &model, const emu::Paths &paths) {
+    ModelCase c;
+    c.plan = import_model(model);
+    c.types = op_types(c.plan);
+    const auto dir = tigris_test::shared_dir() / "corpus" / "oracle";
+    c.input = tigris_test::read_file(dir / (model + ".mid.input.bin"));
+    c.expected = tigris_test::read_file(dir / (model + ".mid.expected.bin"));
+    c.counting = !paths.plugin.empty() && std::filesystem::exists(paths.plugin);
+    return c;
+}
+
+// For each target, the reference run and a run with `other`, submitted at once.
+using JobPairs = std::vector<std::pair<std::string, std::pair<emu::Fleet::Ticket, emu::Fleet::Ticket>>>;
+template <class Targets>
+JobPairs submit_pairs(emu::Fleet &fleet, const Targets &targets, const ModelCase &c, emu::Backend other) {
+    JobPairs jobs;
+    for (const char *target : targets) {
+        emu::JobSpec s;
+        s.target = target;
+        s.plan = c.plan;
+        s.input = c.input;
+        auto ref = fleet.submit(s);
+        s.backend = other;
+        auto oth = fleet.submit(s);
+        jobs.push_back({target, {ref, oth}});
+    }
+    return jobs;
+}
+
+// The conv, depthwise and fully connected layers of `other` must take fewer
+// instructions than the reference's.
+void expect_fewer_per_layer(const ModelCase &c, const emu::JobResult &ref, const emu::JobResult &other,
+                            const char *name) {
+    std::map<std::string, std::pair<uint64_t, uint64_t>> per;  // type -> (ref, other)
+    for (const auto &o : ref.ops) per[tigris::host::op_type_name(c.types.at(o.op))].first += o.instructions;
+    for (const auto &o : other.ops) per[tigris::host::op_type_name(c.types.at(o.op))].second += o.instructions;
+    for (const char *k : {"CONV", "DEPTHWISE", "FULLY_CONN"}) {
+        if (!per.count(k)) continue;
+        EXPECT_LT(per[k].second, per[k].first) << k << ": " << name << " " << per[k].second << " vs reference "
+                                               << per[k].first;
+    }
+}
+
 class EmuModels : public ::testing::TestWithParam<const char *> {};
 
 TEST_P(EmuModels, ImportedModelGivesTfliteMicroBytesOnEveryBoardWithFewerInstructions) {
     TIGRIS_REQUIRE_SHARED();
     for (const char *t : kTargets) EMU_REQUIRE(t);
     const std::string model = GetParam();
-    const std::vector<uint8_t> plan = import_model(model);
-    ASSERT_FALSE(plan.empty());
-    const auto types = op_types(plan);
-    const auto input = tigris_test::read_file(tigris_test::shared_dir() / "corpus" / "oracle" / (model + ".mid.input.bin"));
-    const auto expected =
-        tigris_test::read_file(tigris_test::shared_dir() / "corpus" / "oracle" / (model + ".mid.expected.bin"));
     const emu::Paths paths = emu::Paths::defaults();
-    const bool counting = !paths.plugin.empty() && std::filesystem::exists(paths.plugin);
-
+    const ModelCase c = model_case(model, paths);
+    ASSERT_FALSE(c.plan.empty());
     emu::Fleet::Limits lim;
     lim.workers = 2;
     emu::Fleet fleet(lim, paths);
-    std::vector<std::pair<std::string, std::pair<emu::Fleet::Ticket, emu::Fleet::Ticket>>> jobs;
-    for (const char *target : kTargets) {
-        emu::JobSpec s;
-        s.target = target;
-        s.plan = plan;
-        s.input = input;
-        auto ref = fleet.submit(s);
-        s.backend = emu::Backend::Accel;
-        auto acc = fleet.submit(s);
-        jobs.push_back({target, {ref, acc}});
-    }
-    for (auto &[target, tickets] : jobs) {
+    const JobPairs jobs = submit_pairs(fleet, kTargets, c, emu::Backend::Accel);
+    for (const auto &[target, tickets] : jobs) {
         SCOPED_TRACE(model + " on " + target);
         emu::JobResult ref = fleet.wait(tickets.first), acc = fleet.wait(tickets.second);
         ASSERT_TRUE(ref.ok()) << ref.error;
         ASSERT_TRUE(acc.ok()) << acc.error;
-        EXPECT_TRUE(ref.outputs == expected) << "reference differs from TFLite Micro";
-        EXPECT_TRUE(acc.outputs == expected) << "accelerated differs from TFLite Micro";
-        if (!counting) continue;
-        std::map<std::string, std::pair<uint64_t, uint64_t>> per;  // type -> (ref, accel)
-        for (const auto &o : ref.ops) per[tigris::host::op_type_name(types.at(o.op))].first += o.instructions;
-        for (const auto &o : acc.ops) per[tigris::host::op_type_name(types.at(o.op))].second += o.instructions;
-        for (const char *k : {"CONV", "DEPTHWISE", "FULLY_CONN"}) {
-            if (!per.count(k)) continue;
-            EXPECT_LT(per[k].second, per[k].first) << k << ": accelerated " << per[k].second << " vs reference "
-                                                   << per[k].first;
-        }
+        EXPECT_TRUE(ref.outputs == c.expected) << "reference differs from TFLite Micro";
+        EXPECT_TRUE(acc.outputs == c.expected) << "accelerated differs from TFLite Micro";
+        if (!c.counting) continue;
+        expect_fewer_per_layer(c, ref, acc, "accelerated");
         EXPECT_LT(*acc.run_instructions, *ref.run_instructions);
     }
 }
@@ -102,30 +129,15 @@ TEST_P(EmuModels, CmsisNnAdapterGivesTfliteMicroBytesOnArmBoards) {
     const char *const arm[] = {"cortex-m4", "cortex-m7", "cortex-m55"};
     for (const char *t : arm) EMU_REQUIRE(t);
     const std::string model = GetParam();
-    const std::vector<uint8_t> plan = import_model(model);
-    ASSERT_FALSE(plan.empty());
-    const auto types = op_types(plan);
-    const auto input = tigris_test::read_file(tigris_test::shared_dir() / "corpus" / "oracle" / (model + ".mid.input.bin"));
-    const auto expected =
-        tigris_test::read_file(tigris_test::shared_dir() / "corpus" / "oracle" / (model + ".mid.expected.bin"));
     const emu::Paths paths = emu::Paths::defaults();
-    const bool counting = !paths.plugin.empty() && std::filesystem::exists(paths.plugin);
+    const ModelCase c = model_case(model, paths);
+    ASSERT_FALSE(c.plan.empty());
     emu::Fleet::Limits lim;
     lim.workers = 2;
     emu::Fleet fleet(lim, paths);
-    std::vector<std::pair<std::string, std::pair<emu::Fleet::Ticket, emu::Fleet::Ticket>>> jobs;
-    for (const char *target : arm) {
-        emu::JobSpec s;
-        s.target = target;
-        s.plan = plan;
-        s.input = input;
-        auto ref = fleet.submit(s);
-        s.backend = emu::Backend::Vendor;
-        auto ven = fleet.submit(s);
-        jobs.push_back({target, {ref, ven}});
-    }
+    const JobPairs jobs = submit_pairs(fleet, arm, c, emu::Backend::Vendor);
     std::string skipped;
-    for (auto &[target, tickets] : jobs) {
+    for (const auto &[target, tickets] : jobs) {
         SCOPED_TRACE(model + " on " + target);
         emu::JobResult ref = fleet.wait(tickets.first), ven = fleet.wait(tickets.second);
         ASSERT_TRUE(ref.ok()) << ref.error;
@@ -135,16 +147,9 @@ TEST_P(EmuModels, CmsisNnAdapterGivesTfliteMicroBytesOnArmBoards) {
         }
         ASSERT_TRUE(ven.ok()) << ven.error;
         EXPECT_EQ(ven.kernel, "cmsis-nn");
-        EXPECT_TRUE(ven.outputs == expected) << "cmsis-nn differs from TFLite Micro";
-        if (!counting) continue;
-        std::map<std::string, std::pair<uint64_t, uint64_t>> per;  // type -> (ref, cmsis-nn)
-        for (const auto &o : ref.ops) per[tigris::host::op_type_name(types.at(o.op))].first += o.instructions;
-        for (const auto &o : ven.ops) per[tigris::host::op_type_name(types.at(o.op))].second += o.instructions;
-        for (const char *k : {"CONV", "DEPTHWISE", "FULLY_CONN"}) {
-            if (!per.count(k)) continue;
-            EXPECT_LT(per[k].second, per[k].first) << k << ": cmsis-nn " << per[k].second << " vs reference "
-                                                   << per[k].first;
-        }
+        EXPECT_TRUE(ven.outputs == c.expected) << "cmsis-nn differs from TFLite Micro";
+        if (!c.counting) continue;
+        expect_fewer_per_layer(c, ref, ven, "cmsis-nn");
     }
     if (!skipped.empty())
         GTEST_SKIP() << "images built without CMSIS-NN (no ../shared/third_party/CMSIS-NN at configure time):"
