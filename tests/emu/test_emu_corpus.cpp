@@ -25,6 +25,17 @@ const char *const kCases[] = {"pool_chain_v5.pattern",
                               "linebuf_s8_conv_sig_chain_v5.random"};
 const char *const kTargets[] = {"cortex-m4", "cortex-m7", "cortex-m55", "xtensa-lx106"};
 
+// Corpus case c on one board and backend, without instruction counts.
+emu::JobResult run_corpus_case(const std::string &c, const std::string &target, emu::Backend be) {
+    emu::JobSpec s;
+    s.target = target;
+    s.plan = emu_test::corpus(c + ".tgrs");
+    s.input = emu_test::corpus(c + ".input.bin");
+    s.backend = be;
+    s.op_counts = false;
+    return emu::run_job(s, emu_test::paths_without_counts(), std::chrono::seconds(60));
+}
+
 class EmuCorpus : public ::testing::TestWithParam<std::tuple<const char *, const char *>> {};
 
 TEST_P(EmuCorpus, ReferenceAndAcceleratedGiveTheExpectedBytes) {
@@ -34,13 +45,7 @@ TEST_P(EmuCorpus, ReferenceAndAcceleratedGiveTheExpectedBytes) {
 
     std::vector<uint8_t> ref_out;
     for (emu::Backend be : {emu::Backend::Ref, emu::Backend::Accel}) {
-        emu::JobSpec s;
-        s.target = target;
-        s.plan = emu_test::corpus(c + ".tgrs");
-        s.input = emu_test::corpus(c + ".input.bin");
-        s.backend = be;
-        s.op_counts = false;
-        emu::JobResult r = emu::run_job(s, emu_test::paths_without_counts(), std::chrono::seconds(60));
+        const emu::JobResult r = run_corpus_case(c, target, be);
         SCOPED_TRACE(std::string(emu::backend_name(be)) + " on " + target + ": " + r.error);
         ASSERT_EQ(r.status, emu::JobResult::Status::Ok) << r.report.substr(0, 2000);
         if (be == emu::Backend::Accel) EXPECT_TRUE(r.kernel == "tigris-arm" || r.kernel == "tigris-xtensa") << r.kernel;
@@ -68,13 +73,7 @@ TEST_P(EmuCorpusCmsisNn, GivesTheReferenceBytes) {
     EMU_REQUIRE(target);
     std::vector<uint8_t> ref_out;
     for (emu::Backend be : {emu::Backend::Vendor, emu::Backend::Ref}) {
-        emu::JobSpec s;
-        s.target = target;
-        s.plan = emu_test::corpus(c + ".tgrs");
-        s.input = emu_test::corpus(c + ".input.bin");
-        s.backend = be;
-        s.op_counts = false;
-        emu::JobResult r = emu::run_job(s, emu_test::paths_without_counts(), std::chrono::seconds(60));
+        const emu::JobResult r = run_corpus_case(c, target, be);
         SCOPED_TRACE(std::string(emu::backend_name(be)) + " on " + target + ": " + r.error);
         if (be == emu::Backend::Vendor && r.status == emu::JobResult::Status::Refused && r.error_kind == "no-accel")
             GTEST_SKIP() << "the " << target
