@@ -279,6 +279,17 @@ int tk_operand_layout(const tk_view_t *out, const int32_t *d, int32_t r, tk_oper
 int tk_operands_band_ok(const tigris_mem_t *mem, const tk_view_t *out, const tk_operand_t *o,
                         uint32_t n);
 
+/* One operand of a broadcasting op, laid out against the output `out`:
+ * the constant at op->weight_idx (dims from `dims`, the explicit int32 dims
+ * of a CONSTANT_OPERAND attribute, or NULL to derive them from its size:
+ * one element, the last axis or the whole output; es bytes an element), or
+ * runtime input `index` in `dtype`, advanced to the band's first element
+ * (count: the band's output elements). 0, or -1 on anything inconsistent. */
+int tk_constant_operand(const tigris_plan_t *plan, const tigris_op_t *op, const uint8_t *dims, uint32_t es,
+                        const tigris_mem_t *mem, const tk_view_t *out, tk_operand_t *o);
+int tk_runtime_operand(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_mem_t *mem, uint32_t index,
+                       uint8_t dtype, const tk_view_t *out, uint32_t count, tk_operand_t *o);
+
 /* Resolve the two operands of a binary op (runtime tensors, or one constant
  * from weight_idx as CONSTANT_OPERAND or the float short forms), their
  * broadcast layout, and the band of the output to compute. */

@@ -42,58 +42,15 @@ int tk_any_operands(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
         uint32_t es = tigris_dtype_size(in_dtype[k]);
         if (es == 0) return -1;
         if ((int32_t)k == const_pos) {
-            if (op->weight_idx == TIGRIS_NONE16 || !plan->weight_entries || !plan->header ||
-                op->weight_idx >= plan->header->num_weights)
-                return -1;
-            uint32_t sz = plan->weight_entries[op->weight_idx].size_bytes;
-            int32_t d[TK_MAX_RANK];
-            int32_t r;
-            if (alen > 4) {
-                r = out->rank;
-                uint64_t n = 1;
-                for (int32_t j = 0; j < r; j++) {
-                    d[j] = tk_ld_i32(attr + 4, (uint32_t)j);
-                    if (d[j] <= 0) return -1;
-                    n *= (uint64_t)d[j];
-                    if (n > 0x7FFFFFFFu) return -1;
-                }
-                if (n * es != sz) return -1;
-            } else if (sz == es) {
-                r = 1;
-                d[0] = 1;
-            } else if (sz == es * (uint32_t)out->dim[out->rank - 1]) {
-                r = 1;
-                d[0] = out->dim[out->rank - 1];
-            } else if ((uint64_t)sz == (uint64_t)es * out->numel) {
-                r = out->rank;
-                for (int32_t j = 0; j < r; j++) d[j] = out->dim[j];
-            } else {
-                return -1;
-            }
-            o->p = (const uint8_t *)tk_weight(plan, op->weight_idx, sz);
-            if (!o->p || tk_operand_layout(out, d, r, o)) return -1;
+            if (tk_constant_operand(plan, op, alen > 4 ? attr + 4 : NULL, es, mem, out, o)) return -1;
             uint16_t qi = (uint16_t)(attr[2] | (attr[3] << 8));
             if (qi != TIGRIS_NONE16) {
                 if (!plan->quant_params || qi >= plan->num_quant_params) return -1;
                 o->quant = &plan->quant_params[qi];
             }
             if (in_dtype[k] == TIGRIS_DTYPE_INT8 && !o->quant) return -1;
-            if (mem->tile.active && o->kind != TK_OPND_PERIODIC) return -1;
-        } else {
-            tk_view_t v;
-            int32_t ii = tk_in_idx(plan, op, next_rt++);
-            if (tk_view(plan, ii, &v) || v.t->dtype != in_dtype[k]) return -1;
-            if (tk_operand_layout(out, v.dim, v.rank, o)) return -1;
-            o->p = (const uint8_t *)tk_buf(mem, ii);
-            if (!o->p) return -1;
-            o->quant = tigris_tensor_quant(plan, v.t);
-            if (o->kind == TK_OPND_DENSE) {
-                uint32_t c, off;
-                if (tk_band_span(mem, &v, 0, &c, &off) || c != oc) return -1;
-                o->p += (size_t)off * es;
-            } else if (mem->tile.active && o->kind == TK_OPND_GENERAL) {
-                return -1;
-            }
+        } else if (tk_runtime_operand(plan, op, mem, next_rt++, in_dtype[k], out, oc, o)) {
+            return -1;
         }
     }
     return tk_operands_band_ok(mem, out, opnd, arity);

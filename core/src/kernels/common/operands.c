@@ -51,6 +51,61 @@ int tk_operands_band_ok(const tigris_mem_t *mem, const tk_view_t *out, const tk_
     return 0;
 }
 
+int tk_constant_operand(const tigris_plan_t *plan, const tigris_op_t *op, const uint8_t *dims, uint32_t es,
+                        const tigris_mem_t *mem, const tk_view_t *out, tk_operand_t *o) {
+    if (op->weight_idx == TIGRIS_NONE16 || !plan->weight_entries || !plan->header ||
+        op->weight_idx >= plan->header->num_weights)
+        return -1;
+    uint32_t sz = plan->weight_entries[op->weight_idx].size_bytes;
+    int32_t d[TK_MAX_RANK];
+    int32_t r;
+    if (dims) {
+        r = out->rank;
+        uint64_t n = 1;
+        for (int32_t j = 0; j < r; j++) {
+            d[j] = tk_ld_i32(dims, (uint32_t)j);
+            if (d[j] <= 0) return -1;
+            n *= (uint64_t)d[j];
+            if (n > 0x7FFFFFFFu) return -1;
+        }
+        if (n * es != sz) return -1;
+    } else if (sz == es) {
+        r = 1;
+        d[0] = 1;
+    } else if (sz == es * (uint32_t)out->dim[out->rank - 1]) {
+        r = 1;
+        d[0] = out->dim[out->rank - 1];
+    } else if ((uint64_t)sz == (uint64_t)es * out->numel) {
+        r = out->rank;
+        for (int32_t j = 0; j < r; j++) d[j] = out->dim[j];
+    } else {
+        return -1;
+    }
+    o->p = (const uint8_t *)tk_weight(plan, op->weight_idx, sz);
+    if (!o->p || tk_operand_layout(out, d, r, o)) return -1;
+    /* Under a tile only periodic constants are read (whole), docs/runtime-semantics.md R4.4. */
+    return mem->tile.active && o->kind != TK_OPND_PERIODIC ? -1 : 0;
+}
+
+int tk_runtime_operand(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_mem_t *mem, uint32_t index,
+                       uint8_t dtype, const tk_view_t *out, uint32_t count, tk_operand_t *o) {
+    tk_view_t v;
+    int32_t ii = tk_in_idx(plan, op, index);
+    if (tk_view(plan, ii, &v) || v.t->dtype != dtype) return -1;
+    if (tk_operand_layout(out, v.dim, v.rank, o)) return -1;
+    o->p = (const uint8_t *)tk_buf(mem, ii);
+    if (!o->p) return -1;
+    o->quant = tigris_tensor_quant(plan, v.t);
+    if (o->kind == TK_OPND_DENSE) {
+        uint32_t c, off;
+        if (tk_band_span(mem, &v, 0, &c, &off) || c != count) return -1;
+        o->p += (size_t)off * v.esize;
+    } else if (mem->tile.active && o->kind == TK_OPND_GENERAL) {
+        return -1;
+    }
+    return 0;
+}
+
 /* Resolve the two operands of a binary op (runtime tensors, or one constant
  * from weight_idx as CONSTANT_OPERAND or the float short forms), their
  * broadcast layout, and the band of the output to compute. */
@@ -84,36 +139,8 @@ int tk_binary_setup(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
         tk_operand_t *o = &b->a[k];
         o->quant = NULL;
         if (k == const_pos) {
-            if (op->weight_idx == TIGRIS_NONE16 || !plan->weight_entries ||
-                op->weight_idx >= plan->header->num_weights)
-                return -1;
-            uint32_t sz = plan->weight_entries[op->weight_idx].size_bytes;
-            int32_t d[TK_MAX_RANK];
-            int32_t r;
-            if (attr && alen >= 4u + 4u * (uint32_t)b->out.rank) {
-                r = b->out.rank;
-                uint64_t n = 1;
-                for (int32_t j = 0; j < r; j++) {
-                    d[j] = tk_ld_i32(attr + 4, (uint32_t)j);
-                    if (d[j] <= 0) return -1;
-                    n *= (uint64_t)d[j];
-                    if (n > 0x7FFFFFFFu) return -1;
-                }
-                if (n * es != sz) return -1;
-            } else if (sz == es) {
-                r = 1;
-                d[0] = 1;
-            } else if (sz == es * (uint32_t)b->out.dim[b->out.rank - 1]) {
-                r = 1;
-                d[0] = b->out.dim[b->out.rank - 1];
-            } else if (sz == es * b->out.numel) {
-                r = b->out.rank;
-                for (int32_t j = 0; j < r; j++) d[j] = b->out.dim[j];
-            } else {
-                return -1;
-            }
-            o->p = (const uint8_t *)tk_weight(plan, op->weight_idx, sz);
-            if (!o->p || tk_operand_layout(&b->out, d, r, o)) return -1;
+            const int dims = attr && alen >= 4u + 4u * (uint32_t)b->out.rank;
+            if (tk_constant_operand(plan, op, dims ? attr + 4 : NULL, es, mem, &b->out, o)) return -1;
             if (attr) {
                 uint16_t qi = (uint16_t)(attr[2] | (attr[3] << 8));
                 if (qi != TIGRIS_NONE16) {
@@ -121,23 +148,8 @@ int tk_binary_setup(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
                     o->quant = &plan->quant_params[qi];
                 }
             }
-            /* Under a tile only periodic constants are read (whole), docs/runtime-semantics.md R4.4. */
-            if (mem->tile.active && o->kind != TK_OPND_PERIODIC) return -1;
-        } else {
-            tk_view_t v;
-            int32_t ii = tk_in_idx(plan, op, (uint32_t)next_rt++);
-            if (tk_view(plan, ii, &v) || v.t->dtype != dtype) return -1;
-            if (tk_operand_layout(&b->out, v.dim, v.rank, o)) return -1;
-            o->p = (const uint8_t *)tk_buf(mem, ii);
-            if (!o->p) return -1;
-            o->quant = tigris_tensor_quant(plan, v.t);
-            if (o->kind == TK_OPND_DENSE) {
-                uint32_t c, off;
-                if (tk_band_span(mem, &v, 0, &c, &off) || c != oc) return -1;
-                o->p += (size_t)off * es;
-            } else if (mem->tile.active && o->kind == TK_OPND_GENERAL) {
-                return -1;
-            }
+        } else if (tk_runtime_operand(plan, op, mem, (uint32_t)next_rt++, dtype, &b->out, oc, o)) {
+            return -1;
         }
     }
     return tk_operands_band_ok(mem, &b->out, b->a, 2);
